@@ -1,0 +1,178 @@
+// Package tools is the tool runtime: tool definitions, the registry, JSON
+// Schema validation, the per-call pipeline (lookup → validate → hooks →
+// approval → execute → post hooks → output validation → render), the
+// scheduler that runs the calls of one step, approval and presentation.
+//
+// A tool failure is a Result with IsError set and a stable Code; a Go error
+// from this package means broken plumbing.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Stable error codes of failed tool results. They are part of the public
+// format (they appear in tool/result events and in ToolCallError.code).
+const (
+	CodeInvalidArgs           = "INVALID_ARGS"
+	CodeUnknownTool           = "UNKNOWN_TOOL"
+	CodeInvalidToolOutput     = "INVALID_TOOL_OUTPUT"
+	CodeToolTimeout           = "TOOL_TIMEOUT"
+	CodeDenied                = "DENIED"
+	CodeAborted               = "ABORTED"
+	CodeAbortedBeforeDispatch = "ABORTED_BEFORE_DISPATCH"
+	CodeToolNotStarted        = "TOOL_NOT_STARTED"
+	CodeToolOutcomeUnknown    = "TOOL_OUTCOME_UNKNOWN"
+	CodeCodeRunFailed         = "CODE_RUN_FAILED"
+	CodeSandboxDenied         = "SANDBOX_DENIED"
+	CodeToolFailed            = "TOOL_FAILED"
+)
+
+// Spec is everything the model and sdkgen see of a tool. InputSchema and
+// OutputSchema are JSON Schema documents; they are the single source of
+// truth for validation, the wire and the generated SDK.
+type Spec struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	// Timeout bounds one execution; 0 means the runtime default.
+	Timeout time.Duration `json:"-"`
+}
+
+// Tool is one capability the model can call.
+//
+// Execute receives arguments already validated against the input schema
+// and returns a JSON-encodable value that must match the output schema. It
+// reports a tool failure by returning an *Error (or any error, which
+// becomes CodeToolFailed); it must honour ctx cancellation.
+//
+// ConcurrencySafe may depend on the arguments (a read-only shell command
+// could be safe, a write is not). Render turns the value into the text the
+// model reads.
+type Tool interface {
+	Spec() Spec
+	ConcurrencySafe(args json.RawMessage) bool
+	Execute(ctx context.Context, call Call) (any, error)
+	Render(value any) string
+}
+
+// Call is one invocation. Raw is the argument string as the model (or
+// program) sent it; Args is its parsed form ({} for an empty string).
+// ParentID is set for nested calls made by a run_code program.
+type Call struct {
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Raw      string          `json:"raw"`
+	Args     json.RawMessage `json:"args"`
+	Turn     int             `json:"turn"`
+	Step     int             `json:"step"`
+	ParentID string          `json:"parentId,omitempty"`
+	Nested   bool            `json:"nested,omitempty"`
+}
+
+// Result is the outcome of one call. Value is the tool's JSON value (nil on
+// failure); Content is the rendered, model-readable text (for failures:
+// "Error: <message>"). FullContent is set when Content was truncated and
+// the whole text was spilled (SpillPath says where).
+type Result struct {
+	CallID    string `json:"callId"`
+	Name      string `json:"name"`
+	Value     any    `json:"value,omitempty"`
+	Content   string `json:"content"`
+	IsError   bool   `json:"isError"`
+	Error     *Error `json:"error,omitempty"`
+	SpillPath string `json:"spillPath,omitempty"`
+}
+
+// Error is a tool failure with a stable code, reported to the model.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf builds a tool failure with a stable code.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Failure returns the failed Result for call with the given error.
+func Failure(call Call, e *Error) Result {
+	return Result{CallID: call.ID, Name: call.Name, Content: "Error: " + e.Message, IsError: true, Error: e}
+}
+
+// Sink receives the events the tool runtime and tools produce besides
+// tool/call and tool/result (approval/asked, approval/decided, todo/write,
+// tool/ptc-dispatch*, sandbox/mode...). The agent backs it with the session
+// log; tests and `ptc exec` may use a slice. Type is a session event type
+// and data its data struct.
+type Sink interface {
+	Emit(eventType string, data any) error
+}
+
+// Question is put to the user by approval or by ask_user_question.
+// Options, when non-empty, are the allowed answers.
+type Question struct {
+	Kind    string   `json:"kind"` // "approval" or "question"
+	CallID  string   `json:"callId"`
+	Tool    string   `json:"tool"`
+	Args    string   `json:"args,omitempty"`
+	Text    string   `json:"text"`
+	Options []string `json:"options,omitempty"`
+}
+
+// Answerer answers questions: the CLI's terminal prompt, or a scripted
+// answerer in tests. Ask blocks until answered or ctx ends. A headless
+// answerer returns ErrNoAnswerer, which callers turn into a denial.
+type Answerer interface {
+	Ask(ctx context.Context, q Question) (string, error)
+}
+
+// Approval answers understood by the approval step.
+const (
+	AnswerAllowOnce    = "allow-once"
+	AnswerAllowSession = "allow-session"
+	AnswerDeny         = "deny"
+)
+
+type envKey struct{}
+
+// Env is what a tool body may reach of its surroundings, carried on the
+// context: where to log, who answers questions, where to spill large
+// output, the workspace, and a Dispatcher for nested calls (run_code).
+type Env struct {
+	SessionID  string
+	Workspace  string
+	SpillDir   string
+	Sink       Sink
+	Answerer   Answerer
+	Dispatcher Dispatcher
+}
+
+// WithEnv returns ctx carrying env.
+func WithEnv(ctx context.Context, env *Env) context.Context {
+	return context.WithValue(ctx, envKey{}, env)
+}
+
+// EnvFrom returns the Env on ctx, or an empty one.
+func EnvFrom(ctx context.Context) *Env {
+	if e, ok := ctx.Value(envKey{}).(*Env); ok {
+		return e
+	}
+	return &Env{}
+}
+
+// Dispatcher runs calls through the full pipeline. The agent gives the
+// registry's runner to tools (run_code) so that nested calls get the same
+// validation, hooks, approval, timeout and audit as direct calls.
+type Dispatcher interface {
+	// Dispatch runs one call through the pipeline and returns its result.
+	Dispatch(ctx context.Context, call Call) Result
+	// Lookup returns the visible tool of that name, if any.
+	Lookup(name string) (Tool, bool)
+}

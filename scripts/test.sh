@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The project's test command. It installs the TypeScript compiler the
+# sdkgen tests check their output with (npm, pinned major) when missing,
+# then runs every Go test. Tests that need tsc or mypy skip when those are
+# absent, unless PTC_REQUIRE_TOOLS=1 (CI sets it) turns the skip into a
+# failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x .tools/node/node_modules/.bin/tsc ] && command -v npm >/dev/null; then
+  npm install --silent --no-audit --no-fund --prefix .tools/node typescript@5 >/dev/null
+fi
+export PTC_TSC="$PWD/.tools/node/node_modules/.bin/tsc"
+
+go vet ./...
+go test -count=1 ./...
+go test -count=1 -race ./runtime/...
