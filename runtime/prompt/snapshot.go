@@ -1,0 +1,111 @@
+package prompt
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/ptc-dev/ptc/runtime/session"
+)
+
+// SnapshotPlugin names the source of runtime-context snapshots in
+// user/message events (source kind "plugin", form "snapshot").
+const SnapshotPlugin = "runtime-context"
+
+// Context is the runtime context the model must know but that changes
+// during a session, so it travels as a user message rather than as system
+// text. Empty fields are left out of the text.
+type Context struct {
+	Sandbox   string // sandbox mode: read-only, workspace-write, danger-full-access
+	Approval  string // approval policy: ask or never
+	Workspace string // workspace root
+	Date      string // today's date, YYYY-MM-DD
+}
+
+// Text renders the snapshot: a header line saying it supersedes earlier
+// snapshots, then one line per known fact. A zero Context renders "".
+func (c Context) Text() string {
+	var lines []string
+	if c.Workspace != "" {
+		lines = append(lines, "Workspace root: "+c.Workspace)
+	}
+	if c.Sandbox != "" {
+		lines = append(lines, "Sandbox mode: "+c.Sandbox+" ("+sandboxNote(c.Sandbox)+")")
+	}
+	if c.Approval != "" {
+		lines = append(lines, "Approval policy: "+c.Approval+" ("+approvalNote(c.Approval)+")")
+	}
+	if c.Date != "" {
+		lines = append(lines, "Date: "+c.Date)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "Runtime context (this replaces any earlier runtime context):\n" + strings.Join(lines, "\n")
+}
+
+func sandboxNote(mode string) string {
+	switch mode {
+	case "read-only":
+		return "tools may read the workspace but not change it"
+	case "workspace-write":
+		return "tools may change files inside the workspace only"
+	case "danger-full-access":
+		return "tools may run commands on the host without confinement"
+	}
+	return "custom mode"
+}
+
+func approvalNote(policy string) string {
+	switch policy {
+	case "ask":
+		return "calls that need approval are put to the user"
+	case "never":
+		return "calls that need approval are denied; do not ask for wider sandbox permissions"
+	}
+	return "custom policy"
+}
+
+// SnapshotSource is the source of a runtime-context user/message.
+func SnapshotSource() session.Source {
+	return session.Source{Kind: "plugin", Name: SnapshotPlugin, Form: "snapshot"}
+}
+
+// LastSnapshot returns the text of the latest runtime-context snapshot in
+// events. Until compaction exists every logged snapshot stays on the
+// surface, so the latest logged one is the one the model sees.
+func LastSnapshot(events []session.Event) (string, bool) {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type != session.TypeUserMessage {
+			continue
+		}
+		var m session.UserMessage
+		if json.Unmarshal(events[i].Data, &m) != nil {
+			continue
+		}
+		if m.Source.Kind == "plugin" && m.Source.Name == SnapshotPlugin && m.Source.Form == "snapshot" {
+			return blocksText(m.Content), true
+		}
+	}
+	return "", false
+}
+
+// SnapshotDue reports whether text must be appended as a new snapshot: it
+// is non-empty and differs from the last snapshot still on the surface.
+func SnapshotDue(events []session.Event, text string) bool {
+	if text == "" {
+		return false
+	}
+	last, ok := LastSnapshot(events)
+	return !ok || last != text
+}
+
+func blocksText(blocks []session.Block) string {
+	if len(blocks) == 1 {
+		return blocks[0].Text
+	}
+	var b strings.Builder
+	for _, bl := range blocks {
+		b.WriteString(bl.Text)
+	}
+	return b.String()
+}
