@@ -1,15 +1,9 @@
-// Package tools is the tool runtime: tool definitions, the registry, JSON
-// Schema validation, the per-call pipeline (lookup → validate → hooks →
-// approval → execute → post hooks → output validation → render), the
-// scheduler that runs the calls of one step, approval and presentation.
-//
-// A tool failure is a Result with IsError set and a stable Code; a Go error
-// from this package means broken plumbing.
 package tools
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -131,6 +125,26 @@ type Question struct {
 // answerer returns ErrNoAnswerer, which callers turn into a denial.
 type Answerer interface {
 	Ask(ctx context.Context, q Question) (string, error)
+}
+
+// ErrNoAnswerer is returned by an Answerer when nobody can answer (a
+// headless run). The approval step turns it into a DENIED result and
+// ask_user_question into a failure, so a run without a terminal fails
+// closed instead of hanging.
+var ErrNoAnswerer = errors.New("no user is available to answer")
+
+// Question kinds.
+const (
+	KindApproval = "approval"
+	KindQuestion = "question"
+)
+
+// ApprovalRequirer is implemented by tools that need the user's approval
+// for some calls (a write outside the usual scope, a sandbox escalation).
+// The Runner asks it after validation; true means the call goes through the
+// approval step (policy ask: the Answerer; never: DENIED).
+type ApprovalRequirer interface {
+	RequiresApproval(args json.RawMessage) bool
 }
 
 // Approval answers understood by the approval step.
