@@ -1,0 +1,94 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Shell is one interpreter whose state (cwd, variables, functions) lives
+// across Run calls; that is what a persistent sandbox shell needs. A Shell
+// is not safe for concurrent use.
+type Shell struct {
+	runner *interp.Runner
+}
+
+// New returns a Shell starting in dir with exactly env as its environment
+// (nothing is inherited from the process, so no host variable leaks in).
+func New(dir string, env map[string]string) (*Shell, error) {
+	r, err := newRunner(dir, env)
+	if err != nil {
+		return nil, err
+	}
+	return &Shell{runner: r}, nil
+}
+
+func newRunner(dir string, env map[string]string) (*interp.Runner, error) {
+	pairs := make([]string, 0, len(env))
+	for k, v := range env {
+		pairs = append(pairs, k+"="+v)
+	}
+	sort.Strings(pairs)
+	if dir == "" {
+		dir = "/"
+	}
+	return interp.New(
+		interp.Env(expand.ListEnviron(pairs...)),
+		interp.Dir(dir),
+		interp.ExecHandlers(execMiddleware),
+	)
+}
+
+// Run parses and runs command with the given standard streams and returns
+// its exit status. A syntax error is reported on stderr with status 2, as a
+// shell would. The returned error is non-nil only when the interpreter
+// itself failed (for example the context ended).
+func (s *Shell) Run(ctx context.Context, command string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	file, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil {
+		fmt.Fprintf(stderr, "sh: %v\n", err)
+		return 2, nil
+	}
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	if err := interp.StdIO(stdin, stdout, stderr)(s.runner); err != nil {
+		return 1, err
+	}
+	err = s.runner.Run(ctx, file)
+	return exitCode(err)
+}
+
+// Exited reports whether the script ran `exit`; a persistent caller should
+// then start a fresh Shell.
+func (s *Shell) Exited() bool { return s.runner.Exited() }
+
+// Dir is the interpreter's current directory.
+func (s *Shell) Dir() string { return s.runner.Dir }
+
+// Run runs command once in a fresh interpreter; see Shell.Run.
+func Run(ctx context.Context, dir string, env map[string]string, command string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	s, err := New(dir, env)
+	if err != nil {
+		return 1, err
+	}
+	return s.Run(ctx, command, stdin, stdout, stderr)
+}
+
+func exitCode(err error) (int, error) {
+	if err == nil {
+		return 0, nil
+	}
+	var st interp.ExitStatus
+	if errors.As(err, &st) {
+		return int(st), nil
+	}
+	return 1, err
+}
