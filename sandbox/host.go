@@ -1,0 +1,191 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/ptc-dev/ptc/sandbox/rootfs"
+)
+
+// Defaults of Config.
+const (
+	DefaultMemoryLimitPages = 4096    // 256 MiB of linear memory per instance
+	DefaultOutputLimit      = 1 << 20 // stdout+stderr bytes per command
+	DefaultPoolSize         = 2       // ready instances per (workspace, mode)
+)
+
+// Config sets up a Host. It is copied by NewHost and never changes after.
+type Config struct {
+	// Guest returns the guest reactor's wasm bytes. It is called once, in
+	// the background compile.
+	Guest func() []byte
+	// CacheDir holds wazero's compiled-code cache; "" means
+	// os.UserCacheDir()/ptc/wazero. The cache is executable code: it is
+	// created 0700 and must never live inside a workspace.
+	CacheDir string
+	// NoCache disables the compiled-code cache (every start compiles).
+	NoCache bool
+	// MemoryLimitPages caps each instance's linear memory (64 KiB pages).
+	MemoryLimitPages uint32
+	// OutputLimit caps stdout+stderr of one command together; when
+	// exceeded the output is cut and the command stopped.
+	OutputLimit int
+	// PoolSize is the number of pre-initialised instances kept per
+	// (workspace, mode); 0 means DefaultPoolSize, negative disables the
+	// pool (every command instantiates a fresh instance).
+	PoolSize int
+	// MaxOpen caps open files per instance (see rootfs.Options).
+	MaxOpen int
+	// Protected overrides rootfs.DefaultProtected in workspace-write.
+	Protected []string
+	// WriteQuota, when > 0, bounds the bytes all commands may write into
+	// one workspace over the Host's lifetime.
+	WriteQuota int64
+}
+
+// Host runs guest commands. There is one per process: it owns the wazero
+// runtime, the compiled guest and the instance pools. All methods are
+// safe for concurrent use.
+type Host struct {
+	cfg Config
+
+	warmOnce sync.Once
+	started  atomic.Bool
+	ready    chan struct{} // closed when compiled/compileErr are set
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+	err      error
+
+	mu     sync.Mutex
+	pools  map[poolKey]*pool
+	quotas map[string]*rootfs.Quota
+	closed bool
+}
+
+// NewHost returns a Host; nothing is compiled until Warm or the first run.
+func NewHost(cfg Config) *Host {
+	if cfg.MemoryLimitPages == 0 {
+		cfg.MemoryLimitPages = DefaultMemoryLimitPages
+	}
+	if cfg.OutputLimit <= 0 {
+		cfg.OutputLimit = DefaultOutputLimit
+	}
+	if cfg.PoolSize == 0 {
+		cfg.PoolSize = DefaultPoolSize
+	}
+	cfg.Protected = append([]string(nil), cfg.Protected...)
+	return &Host{cfg: cfg, ready: make(chan struct{}), pools: map[poolKey]*pool{}, quotas: map[string]*rootfs.Quota{}}
+}
+
+// Warm starts compiling the guest in the background and returns at once.
+// Call it at process start so the first command does not pay for it.
+func (h *Host) Warm() {
+	h.warmOnce.Do(func() {
+		h.started.Store(true)
+		go h.compile()
+	})
+}
+
+// Ready waits for the background compile and reports its error.
+func (h *Host) Ready(ctx context.Context) error {
+	h.Warm()
+	select {
+	case <-h.ready:
+		return h.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (h *Host) compile() {
+	defer close(h.ready)
+	ctx := context.Background()
+	rc := wazero.NewRuntimeConfig().
+		WithCloseOnContextDone(true).
+		WithMemoryLimitPages(h.cfg.MemoryLimitPages)
+	if !h.cfg.NoCache {
+		cache, err := openCache(h.cfg.CacheDir)
+		if err != nil {
+			h.err = err
+			return
+		}
+		rc = rc.WithCompilationCache(cache)
+	}
+	h.rt = wazero.NewRuntimeWithConfig(ctx, rc)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, h.rt); err != nil {
+		h.err = fmt.Errorf("sandbox: instantiating WASI: %w", err)
+		return
+	}
+	if h.cfg.Guest == nil {
+		h.err = errors.New("sandbox: no guest program configured")
+		return
+	}
+	cctx := experimental.WithCompilationWorkers(ctx, runtime.NumCPU())
+	h.compiled, h.err = h.rt.CompileModule(cctx, h.cfg.Guest())
+	if h.err != nil {
+		h.err = fmt.Errorf("sandbox: compiling the guest: %w", h.err)
+	}
+}
+
+// openCache opens the compiled-code cache, creating its directory 0700.
+func openCache(dir string) (wazero.CompilationCache, error) {
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: no user cache directory for compiled code (%v); set Config.CacheDir or NoCache", err)
+		}
+		dir = filepath.Join(base, "ptc", "wazero")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("sandbox: creating the compile cache %s: %w", dir, err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("sandbox: securing the compile cache %s: %w", dir, err)
+	}
+	return wazero.NewCompilationCacheWithDir(dir)
+}
+
+// quota returns the shared write quota of a workspace (nil = unlimited).
+func (h *Host) quota(workspace string) *rootfs.Quota {
+	if h.cfg.WriteQuota <= 0 {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	q, ok := h.quotas[workspace]
+	if !ok {
+		q = rootfs.NewQuota(h.cfg.WriteQuota)
+		h.quotas[workspace] = q
+	}
+	return q
+}
+
+// Close drops every pooled instance and the runtime.
+func (h *Host) Close(ctx context.Context) error {
+	h.mu.Lock()
+	h.closed = true
+	pools := h.pools
+	h.pools = map[poolKey]*pool{}
+	h.mu.Unlock()
+	for _, p := range pools {
+		p.drain(ctx)
+	}
+	if !h.started.Load() {
+		return nil
+	}
+	<-h.ready
+	if h.rt != nil {
+		return h.rt.Close(ctx)
+	}
+	return nil
+}

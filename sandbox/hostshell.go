@@ -1,0 +1,44 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// HostShell runs command with the host's /bin/bash -c in workspace. It is
+// the danger-full-access route: no confinement at all, so callers must
+// only use it when that mode is in force or was approved, and must show
+// Outcome.Host to the user and the log. Output is capped as for guest
+// commands; the context deadline kills the whole process group.
+func (h *Host) HostShell(ctx context.Context, workspace, command string) (Outcome, error) {
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := newOutput(h.cfg.OutputLimit, cancel)
+	cmd := exec.CommandContext(cctx, "/bin/bash", "-c", command)
+	cmd.Dir = workspace
+	cmd.Stdin = strings.NewReader("")
+	cmd.Stdout, cmd.Stderr = out.Stdout(), out.Stderr()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	o := Outcome{Host: true, Note: "ran on the host with /bin/bash (danger-full-access), outside the sandbox"}
+	o.Stdout, o.Stderr, o.Truncated = out.result()
+	var exit *exec.ExitError
+	switch {
+	case o.Truncated:
+		o.ExitCode, o.Note = ExitStopped, o.Note+"; "+h.limitNote()
+	case ctx.Err() != nil:
+		o = h.ctxEnded(ctx, o)
+		o.Host = true
+	case errors.As(err, &exit):
+		o.ExitCode = exit.ExitCode()
+	case err != nil:
+		return o, err
+	}
+	return o, nil
+}

@@ -1,0 +1,161 @@
+package sandbox
+
+import (
+	"context"
+	crand "crypto/rand"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental/sysfs"
+
+	"github.com/ptc-dev/ptc/sandbox/proto"
+	"github.com/ptc-dev/ptc/sandbox/rootfs"
+)
+
+// callIO is what one call on an instance reads and writes. Instances are
+// configured once at instantiation, so their stdin, stdout, stderr and
+// sleep go through the instance and reach whichever call is current.
+type callIO struct {
+	ctx   context.Context
+	stdin io.Reader
+	out   *output
+}
+
+// instance is one instantiated, initialised guest with its own mounts.
+type instance struct {
+	mod    api.Module
+	run    api.Function
+	fs     *rootfs.FS
+	tmp    *rootfs.FS
+	tmpDir string
+	cur    atomic.Pointer[callIO]
+}
+
+func (in *instance) Read(p []byte) (int, error) {
+	if c := in.cur.Load(); c != nil {
+		return c.stdin.Read(p)
+	}
+	return 0, io.EOF
+}
+
+type instanceStream struct {
+	in     *instance
+	stderr bool
+}
+
+func (s instanceStream) Write(p []byte) (int, error) {
+	c := s.in.cur.Load()
+	if c == nil {
+		return len(p), nil
+	}
+	if s.stderr {
+		return c.out.Stderr().Write(p)
+	}
+	return c.out.Stdout().Write(p)
+}
+
+// sleep is the guest's nanosleep: real time, but it returns as soon as the
+// current call's context ends (wazero's WithSysNanosleep would not).
+func (in *instance) sleep(ns int64) {
+	ctx := context.Background()
+	if c := in.cur.Load(); c != nil {
+		ctx = c.ctx
+	}
+	t := time.NewTimer(time.Duration(ns))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// baseEnv is the whole environment a guest sees: an allowlist, nothing
+// from the host process.
+func baseEnv(workspace, cwd string) map[string]string {
+	return map[string]string{
+		"PATH":   "/usr/bin:/bin",
+		"HOME":   workspace,
+		"PWD":    cwd,
+		"TMPDIR": "/tmp",
+		"LANG":   "C.UTF-8",
+		"TERM":   "dumb",
+	}
+}
+
+// newInstance instantiates the compiled guest for key and runs its
+// _initialize, ready for one ptc_run.
+func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) {
+	if err := h.Ready(ctx); err != nil {
+		return nil, err
+	}
+	in := &instance{}
+	opts := rootfs.Options{ReadOnly: key.mode == ReadOnly, MaxOpen: h.cfg.MaxOpen, Quota: h.quota(key.ws)}
+	if len(h.cfg.Protected) > 0 {
+		opts.Protected = h.cfg.Protected
+	}
+	if key.mode == DangerFullAccess {
+		opts.Protected = []string{}
+	}
+	var err error
+	if in.fs, err = rootfs.New(key.ws, opts); err != nil {
+		return nil, fmt.Errorf("sandbox: opening workspace %s: %w", key.ws, err)
+	}
+	if in.tmpDir, err = os.MkdirTemp("", "ptc-sbx-tmp-"); err != nil {
+		in.release()
+		return nil, fmt.Errorf("sandbox: creating the private /tmp: %w", err)
+	}
+	if in.tmp, err = rootfs.New(in.tmpDir, rootfs.Options{Protected: []string{}, MaxOpen: h.cfg.MaxOpen, Quota: opts.Quota}); err != nil {
+		in.release()
+		return nil, fmt.Errorf("sandbox: opening the private /tmp: %w", err)
+	}
+	fsc := wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(in.fs, key.ws)
+	if key.ws != "/tmp" {
+		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(in.tmp, "/tmp")
+	}
+	mc := wazero.NewModuleConfig().
+		WithName("").
+		WithStartFunctions("_initialize").
+		WithStdin(in).
+		WithStdout(instanceStream{in, false}).
+		WithStderr(instanceStream{in, true}).
+		WithFSConfig(fsc).
+		WithSysWalltime().
+		WithSysNanotime().
+		WithNanosleep(in.sleep).
+		WithRandSource(crand.Reader)
+	for k, v := range baseEnv(key.ws, key.ws) {
+		mc = mc.WithEnv(k, v)
+	}
+	in.mod, err = h.rt.InstantiateModule(ctx, h.compiled, mc)
+	if err != nil {
+		in.release()
+		return nil, fmt.Errorf("sandbox: starting a guest instance: %w", err)
+	}
+	if in.run = in.mod.ExportedFunction(proto.ExportRun); in.run == nil {
+		in.release()
+		return nil, fmt.Errorf("sandbox: the guest does not export %s", proto.ExportRun)
+	}
+	return in, nil
+}
+
+// release closes the module and the mounts and removes the private /tmp.
+func (in *instance) release() {
+	if in.mod != nil {
+		_ = in.mod.Close(context.Background())
+	}
+	if in.fs != nil {
+		_ = in.fs.Close()
+	}
+	if in.tmp != nil {
+		_ = in.tmp.Close()
+	}
+	if in.tmpDir != "" {
+		_ = os.RemoveAll(filepath.Clean(in.tmpDir))
+	}
+}

@@ -1,0 +1,109 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+)
+
+// poolKey identifies instances that are interchangeable: same workspace
+// mount, same mode.
+type poolKey struct {
+	ws   string
+	mode Mode
+}
+
+// pool keeps pre-initialised instances of one key. An instance serves one
+// command and is discarded; taking one starts a background refill, so
+// instantiation stays off the command's critical path.
+type pool struct {
+	h       *Host
+	key     poolKey
+	size    int
+	ready   chan *instance
+	filling atomic.Int32
+	closed  atomic.Bool
+}
+
+// fillTimeout bounds the instantiation of a pooled instance.
+const fillTimeout = time.Minute
+
+func (h *Host) pool(key poolKey) *pool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.pools[key]
+	if !ok {
+		size := max(h.cfg.PoolSize, 0)
+		p = &pool{h: h, key: key, size: size, ready: make(chan *instance, max(size, 1))}
+		if !h.closed {
+			h.pools[key] = p
+		}
+	}
+	return p
+}
+
+// Prewarm fills the pool of (workspace, mode) in the background so the
+// first command there finds an instance ready.
+func (h *Host) Prewarm(workspace string, mode Mode) error {
+	key, err := newKey(workspace, mode)
+	if err != nil {
+		return err
+	}
+	h.pool(key).refill()
+	return nil
+}
+
+// get takes a ready instance or, when none is, makes one now.
+func (p *pool) get(ctx context.Context) (*instance, error) {
+	select {
+	case in := <-p.ready:
+		p.refill()
+		return in, nil
+	default:
+	}
+	p.refill()
+	return p.h.newInstance(ctx, p.key)
+}
+
+// refill starts background instantiations until ready plus in-flight
+// instances reach the pool size.
+func (p *pool) refill() {
+	for !p.closed.Load() && len(p.ready)+int(p.filling.Load()) < p.size {
+		p.filling.Add(1)
+		go func() {
+			defer p.filling.Add(-1)
+			ctx, cancel := context.WithTimeout(context.Background(), fillTimeout)
+			defer cancel()
+			in, err := p.h.newInstance(ctx, p.key)
+			if err != nil {
+				return
+			}
+			select {
+			case p.ready <- in:
+				if p.closed.Load() {
+					p.drain(context.Background())
+				}
+			default:
+				in.release()
+			}
+		}()
+	}
+}
+
+// drain releases every ready instance and stops refills.
+func (p *pool) drain(ctx context.Context) {
+	p.closed.Store(true)
+	for {
+		select {
+		case in := <-p.ready:
+			in.release()
+		case <-ctx.Done():
+			return
+		default:
+			return
+		}
+	}
+}
+
+var errShellClosed = errors.New("sandbox: the persistent shell is closed")

@@ -1,0 +1,139 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/ptc-dev/ptc/sandbox/proto"
+)
+
+// Exit codes the host assigns when the guest did not finish by itself.
+const (
+	ExitTimedOut    = 124 // the context deadline ended the command (as timeout(1))
+	ExitStopped     = 125 // output limit reached or the context was cancelled
+	ExitOutOfMemory = 137 // the guest exhausted its memory limit
+)
+
+// Outcome is what one command produced. A command that failed, timed out
+// or was cut off is still an Outcome; only broken plumbing is an error.
+type Outcome struct {
+	ExitCode  int
+	Stdout    []byte
+	Stderr    []byte
+	Truncated bool // output limit reached; the command was stopped
+	TimedOut  bool // the context deadline stopped the command
+	Host      bool // ran with the host's /bin/bash (danger-full-access)
+	Note      string
+}
+
+// GuestError reports that the guest itself broke (a trap, or a file op
+// that did not answer): a bug, not a command failure.
+type GuestError struct{ Err error }
+
+func (e *GuestError) Error() string { return "sandbox guest failed: " + e.Err.Error() }
+func (e *GuestError) Unwrap() error { return e.Err }
+
+// Run performs one request in a fresh guest instance (from the pool when
+// one is ready) with the workspace mounted for mode, then discards the
+// instance. ctx bounds the run: its deadline ends the command.
+func (h *Host) Run(ctx context.Context, workspace string, mode Mode, req proto.Request) (Outcome, error) {
+	key, err := newKey(workspace, mode)
+	if err != nil {
+		return Outcome{}, err
+	}
+	in, err := h.pool(key).get(ctx)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer func() { go in.release() }()
+	return h.call(ctx, in, key, req)
+}
+
+func newKey(workspace string, mode Mode) (poolKey, error) {
+	if !filepath.IsAbs(workspace) {
+		return poolKey{}, fmt.Errorf("sandbox: workspace %q must be an absolute path", workspace)
+	}
+	if mode.rank() < 0 {
+		return poolKey{}, fmt.Errorf("sandbox: unknown mode %q", mode)
+	}
+	return poolKey{ws: filepath.Clean(workspace), mode: mode}, nil
+}
+
+// call runs req on in. The instance is unusable afterwards unless the
+// returned dead flag is false (persistent shells reuse it).
+func (h *Host) call(ctx context.Context, in *instance, key poolKey, req proto.Request) (Outcome, error) {
+	if req.Cwd == "" {
+		req.Cwd = key.ws
+	}
+	if req.Env == nil {
+		req.Env = baseEnv(key.ws, req.Cwd)
+	}
+	stdin, err := json.Marshal(req)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("sandbox: encoding the request: %w", err)
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	out := newOutput(h.cfg.OutputLimit, func() { cancel(errOutputLimit) })
+	in.cur.Store(&callIO{ctx: cctx, stdin: bytes.NewReader(stdin), out: out})
+	defer in.cur.Store(nil)
+
+	res, callErr := in.run.Call(cctx)
+	o := Outcome{}
+	o.Stdout, o.Stderr, o.Truncated = out.result()
+	return h.settle(ctx, o, res, callErr)
+}
+
+var errOutputLimit = errors.New("output limit reached")
+
+// settle maps how the call ended onto the Outcome.
+func (h *Host) settle(ctx context.Context, o Outcome, res []uint64, callErr error) (Outcome, error) {
+	if callErr == nil {
+		if len(res) > 0 {
+			o.ExitCode = int(int32(uint32(res[0])))
+		}
+		return o, nil
+	}
+	var exit *sys.ExitError
+	if !errors.As(callErr, &exit) {
+		if o.Truncated {
+			o.ExitCode, o.Note = ExitStopped, h.limitNote()
+			return o, nil
+		}
+		if ctx.Err() != nil {
+			return h.ctxEnded(ctx, o), nil
+		}
+		return o, &GuestError{callErr}
+	}
+	switch {
+	case o.Truncated:
+		o.ExitCode, o.Note = ExitStopped, h.limitNote()
+	case exit.ExitCode() == sys.ExitCodeDeadlineExceeded || exit.ExitCode() == sys.ExitCodeContextCanceled:
+		o = h.ctxEnded(ctx, o)
+	case bytes.Contains(o.Stderr, []byte("out of memory")):
+		o.ExitCode = ExitOutOfMemory
+		o.Note = fmt.Sprintf("the command ran out of memory (limit %d MiB) and was stopped", h.cfg.MemoryLimitPages/16)
+	default:
+		o.ExitCode = int(exit.ExitCode())
+	}
+	return o, nil
+}
+
+func (h *Host) limitNote() string {
+	return fmt.Sprintf("output exceeded %d bytes; it was cut there and the command was stopped", h.cfg.OutputLimit)
+}
+
+func (h *Host) ctxEnded(ctx context.Context, o Outcome) Outcome {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		o.TimedOut, o.ExitCode, o.Note = true, ExitTimedOut, "the command timed out and was stopped"
+		return o
+	}
+	o.ExitCode, o.Note = ExitStopped, "the command was cancelled"
+	return o
+}

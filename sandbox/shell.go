@@ -1,0 +1,70 @@
+package sandbox
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ptc-dev/ptc/sandbox/proto"
+)
+
+// Shell is a persistent guest shell: one long-lived instance whose
+// interpreter keeps its state (cwd, variables, functions) from one command
+// to the next. Commands run one at a time. When a command is stopped
+// (timeout, output limit) the instance dies with it and the next command
+// starts a fresh one; its Outcome.Note says the state was lost.
+type Shell struct {
+	h   *Host
+	key poolKey
+
+	mu     sync.Mutex
+	in     *instance
+	closed bool
+}
+
+// NewShell returns a persistent shell on workspace in mode. No instance
+// exists until the first command.
+func (h *Host) NewShell(workspace string, mode Mode) (*Shell, error) {
+	key, err := newKey(workspace, mode)
+	if err != nil {
+		return nil, err
+	}
+	return &Shell{h: h, key: key}, nil
+}
+
+// Run executes one shell command in the persistent instance.
+func (s *Shell) Run(ctx context.Context, command string) (Outcome, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Outcome{}, errShellClosed
+	}
+	fresh := s.in == nil
+	if fresh {
+		in, err := s.h.pool(s.key).get(ctx)
+		if err != nil {
+			return Outcome{}, err
+		}
+		s.in = in
+	}
+	o, err := s.h.call(ctx, s.in, s.key, proto.Request{Op: proto.OpShell, Command: command, Persistent: true})
+	if err != nil || o.TimedOut || o.Truncated || o.ExitCode == ExitStopped || o.ExitCode == ExitOutOfMemory || s.in.mod.IsClosed() {
+		go s.in.release()
+		s.in = nil
+		if o.Note != "" {
+			o.Note += "; "
+		}
+		o.Note += "the shell was restarted, so its state (cwd, variables) is lost"
+	}
+	return o, err
+}
+
+// Close releases the instance.
+func (s *Shell) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.in != nil {
+		s.in.release()
+		s.in = nil
+	}
+}
