@@ -102,6 +102,10 @@ func (h *Host) settle(ctx context.Context, o Outcome, res []uint64, callErr erro
 	}
 	var exit *sys.ExitError
 	if !errors.As(callErr, &exit) {
+		// The Go runtime aborts (a trap) when memory.grow fails at the limit.
+		if bytes.Contains(o.Stderr, []byte("out of memory")) {
+			return h.outOfMemory(o), nil
+		}
 		if o.Truncated {
 			o.ExitCode, o.Note = ExitStopped, h.limitNote()
 			return o, nil
@@ -117,12 +121,17 @@ func (h *Host) settle(ctx context.Context, o Outcome, res []uint64, callErr erro
 	case exit.ExitCode() == sys.ExitCodeDeadlineExceeded || exit.ExitCode() == sys.ExitCodeContextCanceled:
 		o = h.ctxEnded(ctx, o)
 	case bytes.Contains(o.Stderr, []byte("out of memory")):
-		o.ExitCode = ExitOutOfMemory
-		o.Note = fmt.Sprintf("the command ran out of memory (limit %d MiB) and was stopped", h.cfg.MemoryLimitPages/16)
+		o = h.outOfMemory(o)
 	default:
 		o.ExitCode = int(exit.ExitCode())
 	}
 	return o, nil
+}
+
+func (h *Host) outOfMemory(o Outcome) Outcome {
+	o.ExitCode = ExitOutOfMemory
+	o.Note = fmt.Sprintf("the command ran out of memory (limit %d MiB) and was stopped", h.cfg.MemoryLimitPages/16)
+	return o
 }
 
 func (h *Host) limitNote() string {

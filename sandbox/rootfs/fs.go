@@ -262,7 +262,15 @@ func (f *FS) Link(oldPath, newPath string) experimentalsys.Errno {
 	if e := f.checkWrite(newPath, false); e != 0 {
 		return e
 	}
-	return f.mutate(oldPath, false, func(oldPath string) error { return f.root.Link(oldPath, newPath) })
+	return f.mutate(oldPath, false, func(oldPath string) error {
+		// A hard link to a symlink copies its target: refuse escaping ones.
+		if info, err := f.root.Lstat(oldPath); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			if t, err := f.root.Readlink(oldPath); err != nil || escapingTarget(t, newPath) {
+				return os.ErrPermission
+			}
+		}
+		return f.root.Link(oldPath, newPath)
+	})
 }
 
 // Symlink implements experimentalsys.FS. A target that is absolute or

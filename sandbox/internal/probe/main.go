@@ -77,6 +77,18 @@ func do(op string, a []string, req proto.Request) (string, int32) {
 			return result(err), 0
 		}
 		return "DATA " + strings.TrimSpace(string(b)), 0
+	case "readloop":
+		n, _ := strconv.Atoi(arg(1))
+		counts := map[string]int{}
+		for i := 0; i < n; i++ {
+			b, err := os.ReadFile(arg(0))
+			if err != nil {
+				counts["err"]++
+				continue
+			}
+			counts[strings.TrimSpace(string(b))]++
+		}
+		return fmt.Sprintf("COUNTS inside=%d canary=%d err=%d", counts["INSIDE"], counts["CANARY"], counts["err"]), 0
 	case "readdir":
 		es, err := os.ReadDir(arg(0))
 		if err != nil {
