@@ -1,0 +1,200 @@
+package ptc
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// bridge turns tools.x(args) into nested calls through the Dispatcher.
+//
+// The loop goroutine numbers each call and queues it; one sequencer
+// goroutine admits queued calls through a per-run FIFO Gate, so calls start
+// in the order the program made them, concurrency-safe ones share the pool
+// and any other call runs alone. Each admitted call runs on its own
+// goroutine and posts its settlement back to the loop.
+type bridge struct {
+	r     *run
+	em    *emitter
+	gate  *tools.Gate
+	queue chan *nested
+	wg    sync.WaitGroup
+	once  sync.Once
+
+	n int // loop-only: calls made so far
+
+	mu    sync.Mutex
+	calls []*nested
+}
+
+type nested struct {
+	n    int
+	call tools.Call
+	rec  CallRecord // guarded by bridge.mu
+}
+
+func newBridge(r *run, em *emitter) *bridge {
+	return &bridge{r: r, em: em, gate: tools.NewGate(r.lim.Parallel), queue: make(chan *nested, r.lim.MaxCalls)}
+}
+
+// call is tools.<name>(args) with args already JSON-encoded; it runs on the
+// loop goroutine and returns the call's promise.
+func (b *bridge) call(name, raw string) goja.Value {
+	r := b.r
+	p, resolve, reject := r.rt.NewPromise()
+	if b.n >= r.lim.MaxCalls {
+		r.halt(&Failure{Kind: KindCallLimit, Message: fmt.Sprintf(
+			"the program made more than %d tool calls; batch the work or narrow it (e.g. one grep instead of many reads)", r.lim.MaxCalls)})
+		return r.rt.ToValue(p)
+	}
+	b.n++
+	id := fmt.Sprintf("%s:ptc:%d", r.req.CallID, b.n)
+	c := &nested{
+		n: b.n,
+		call: tools.Call{ID: id, Name: name, Raw: raw, Args: json.RawMessage(raw),
+			Turn: r.req.Turn, Step: r.req.Step, ParentID: r.req.CallID, Nested: true},
+		rec: CallRecord{ID: id, Name: name, Arguments: raw},
+	}
+	r.resolvers[b.n] = resolver{resolve: resolve, reject: reject}
+	r.pending++
+	b.mu.Lock()
+	b.calls = append(b.calls, c)
+	b.mu.Unlock()
+	b.once.Do(func() {
+		b.wg.Add(1)
+		go b.sequence()
+	})
+	b.queue <- c // never blocks: the queue holds MaxCalls
+	return r.rt.ToValue(p)
+}
+
+func (b *bridge) sequence() {
+	defer b.wg.Done()
+	ctx := b.r.ctx
+	disp := b.r.req.Dispatcher
+	for c := range b.queue {
+		safe := false
+		if disp != nil {
+			if t, ok := disp.Lookup(c.call.Name); ok {
+				safe = t.ConcurrencySafe(c.call.Args)
+			}
+		}
+		release, err := b.gate.Acquire(ctx, safe)
+		if err != nil {
+			b.update(c, func(rec *CallRecord) { rec.IsError, rec.Code = true, tools.CodeAbortedBeforeDispatch })
+			continue
+		}
+		b.update(c, func(rec *CallRecord) { rec.Started = true })
+		b.em.emit(session.TypePtcDispatchStart, b.dispatchData(c, nil))
+		b.wg.Add(1)
+		go b.execute(c, release)
+	}
+}
+
+func (b *bridge) update(c *nested, f func(*CallRecord)) {
+	b.mu.Lock()
+	f(&c.rec)
+	b.mu.Unlock()
+}
+
+func (b *bridge) dispatchData(c *nested, res *tools.Result) session.PtcDispatch {
+	d := session.PtcDispatch{
+		RootCallID: b.r.req.CallID, ParentCallID: b.r.req.CallID, SubCallID: c.call.ID,
+		Name: c.call.Name, Arguments: c.call.Raw,
+	}
+	if res != nil {
+		d.IsError, d.Content = res.IsError, res.Content
+		if res.Error != nil {
+			d.Error = &session.ErrorInfo{Code: res.Error.Code, Message: res.Error.Message}
+		}
+	}
+	return d
+}
+
+// execute runs one admitted call and posts its settlement to the loop.
+func (b *bridge) execute(c *nested, release func()) {
+	defer b.wg.Done()
+	res := b.dispatch(c)
+	release()
+	var value []byte
+	if !res.IsError {
+		var err error
+		if value, err = json.Marshal(res.Value); err != nil {
+			res = tools.Failure(c.call, tools.Errorf(tools.CodeInvalidToolOutput, "%s returned a value that is not JSON: %v", c.call.Name, err))
+		}
+	}
+	b.update(c, func(rec *CallRecord) {
+		rec.Settled, rec.IsError = true, res.IsError
+		if res.Error != nil {
+			rec.Code = res.Error.Code
+		}
+	})
+	b.em.emit(session.TypePtcDispatch, b.dispatchData(c, &res))
+	b.r.post(func() error { return b.r.settle(c, res, value) })
+}
+
+// dispatch calls the Dispatcher, turning a panic into a failed result so a
+// broken tool cannot take the host down.
+func (b *bridge) dispatch(c *nested) (res tools.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = tools.Failure(c.call, tools.Errorf(tools.CodeToolFailed, "%s crashed: %v", c.call.Name, p))
+		}
+	}()
+	if b.r.req.Dispatcher == nil {
+		return tools.Failure(c.call, tools.Errorf(tools.CodeUnknownTool, "no tools are available to this program"))
+	}
+	return b.r.req.Dispatcher.Dispatch(b.r.ctx, c.call)
+}
+
+// settle resolves or rejects the call's promise; it runs on the loop.
+func (r *run) settle(c *nested, res tools.Result, value []byte) error {
+	rs, ok := r.resolvers[c.n]
+	if !ok {
+		return nil
+	}
+	delete(r.resolvers, c.n)
+	r.pending--
+	if res.IsError {
+		code, msg := tools.CodeToolFailed, strings.TrimPrefix(res.Content, "Error: ")
+		if res.Error != nil {
+			code, msg = res.Error.Code, res.Error.Message
+		}
+		e, err := r.rt.New(r.help.toolCallError, r.rt.ToValue(c.call.Name), r.rt.ToValue(code), r.rt.ToValue(msg))
+		if err != nil {
+			return err
+		}
+		return rs.reject(e)
+	}
+	v, err := r.jsonParse(goja.Undefined(), r.rt.ToValue(string(value)))
+	if err != nil {
+		return err
+	}
+	return rs.resolve(v)
+}
+
+// drain waits for the sequencer and every started call after the loop has
+// ended (the run context is cancelled by then, so pending calls abort).
+func (b *bridge) drain() {
+	close(b.queue)
+	b.wg.Wait()
+}
+
+// records returns the calls in the order the program made them.
+func (b *bridge) records() []CallRecord {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]CallRecord, len(b.calls))
+	for i, c := range b.calls {
+		out[i] = c.rec
+		if !out[i].Started && out[i].Code == "" {
+			out[i].IsError, out[i].Code = true, tools.CodeAbortedBeforeDispatch
+		}
+	}
+	return out
+}

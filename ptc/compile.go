@@ -1,0 +1,193 @@
+package ptc
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
+)
+
+// compile type-strips the code, parses it once, runs the pre-flight check
+// against the declared tool names and compiles the AST for goja.
+func compile(code string, declared []string) (*goja.Program, *Failure) {
+	t, f := transform(code)
+	if f != nil {
+		return nil, f
+	}
+	prg, err := parser.ParseFile(nil, sourceName, t.js, 0)
+	if err != nil {
+		// esbuild accepted it, so goja lacks a feature esbuild emitted.
+		return nil, &Failure{Kind: KindSyntax, Message: "the JavaScript engine cannot run this code: " + err.Error()}
+	}
+	if f := preflight(prg, declared); f != nil {
+		return nil, f
+	}
+	p, err := goja.CompileAST(prg, false)
+	if err != nil {
+		return nil, &Failure{Kind: KindSyntax, Message: err.Error()}
+	}
+	return p, nil
+}
+
+// toolRef is a literal use of tools.<name> or tools["<name>"].
+type toolRef struct {
+	name string
+	at   int // file offset in the JavaScript, for the position
+}
+
+// preflight rejects a program that names a tool the SDK does not declare,
+// before anything runs. Only literal names are checked; a computed
+// tools[x] fails at run time instead.
+func preflight(prg *ast.Program, declared []string) *Failure {
+	known := make(map[string]bool, len(declared))
+	for _, n := range declared {
+		known[n] = true
+	}
+	var unknown []toolRef
+	seen := map[string]bool{}
+	walk(reflect.ValueOf(prg), func(ref toolRef) {
+		if !known[ref.name] && !seen[ref.name] {
+			seen[ref.name] = true
+			unknown = append(unknown, ref)
+		}
+	})
+	if len(unknown) == 0 {
+		return nil
+	}
+	ref := unknown[0]
+	msg := toolExpr(ref.name) + " is not a declared tool"
+	if near := closest(ref.name, declared, 3); len(near) > 0 {
+		msg += "; did you mean " + strings.Join(near, ", ") + "?"
+	} else if len(declared) == 0 {
+		msg += "; no tools are available to programs."
+	} else {
+		msg += "."
+	}
+	if len(unknown) > 1 {
+		names := make([]string, 0, len(unknown)-1)
+		for _, u := range unknown[1:] {
+			names = append(names, u.name)
+		}
+		msg += " Also undeclared: " + strings.Join(names, ", ") + "."
+	}
+	f := &Failure{Kind: KindUnknownTool, Message: msg + " Nothing was executed."}
+	if prg.File != nil {
+		pos := prg.File.Position(ref.at)
+		f.Line, f.Column = pos.Line, mappedColumn(pos.Line, pos.Column)
+	}
+	return f
+}
+
+var (
+	astPkg  = reflect.TypeOf(ast.Program{}).PkgPath()
+	dotType = reflect.TypeOf(&ast.DotExpression{})
+	brType  = reflect.TypeOf(&ast.BracketExpression{})
+)
+
+// walk visits every node of a goja AST and reports tool references. It
+// uses reflection so that no node type is missed; it only descends into
+// values of the ast package (not into file and source-map data).
+func walk(v reflect.Value, visit func(toolRef)) {
+	switch v.Kind() {
+	case reflect.Interface:
+		if !v.IsNil() {
+			walk(v.Elem(), visit)
+		}
+	case reflect.Pointer:
+		if v.IsNil() || v.Type().Elem().PkgPath() != astPkg {
+			return
+		}
+		switch v.Type() {
+		case dotType:
+			d := v.Interface().(*ast.DotExpression)
+			if isToolsIdent(d.Left) {
+				visit(toolRef{name: d.Identifier.Name.String(), at: int(d.Identifier.Idx)})
+			}
+		case brType:
+			b := v.Interface().(*ast.BracketExpression)
+			if s, ok := b.Member.(*ast.StringLiteral); ok && isToolsIdent(b.Left) {
+				visit(toolRef{name: s.Value.String(), at: int(s.Idx)})
+			}
+		}
+		walk(v.Elem(), visit)
+	case reflect.Struct:
+		if v.Type().PkgPath() != astPkg {
+			return
+		}
+		for i := range v.NumField() {
+			walk(v.Field(i), visit)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			walk(v.Index(i), visit)
+		}
+	}
+}
+
+// toolExpr is how a program names a tool: tools.x or tools["x-y"].
+func toolExpr(name string) string {
+	if identRe.MatchString(name) {
+		return "tools." + name
+	}
+	return fmt.Sprintf("tools[%q]", name)
+}
+
+var identRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+func isToolsIdent(e ast.Expression) bool {
+	id, ok := e.(*ast.Identifier)
+	return ok && id.Name == "tools"
+}
+
+// closest returns up to n declared names nearest to name by edit distance
+// (and any name containing it), nearest first.
+func closest(name string, declared []string, n int) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	limit := max(2, len(name)/2)
+	for _, d := range declared {
+		dist := editDistance(strings.ToLower(name), strings.ToLower(d))
+		if dist <= limit || strings.Contains(d, name) || strings.Contains(name, d) {
+			cs = append(cs, cand{d, dist})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].name < cs[j].name
+	})
+	out := []string{}
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
