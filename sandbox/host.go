@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	guestwasm "github.com/ptc-dev/ptc/sandbox/guest/wasm"
 	"github.com/ptc-dev/ptc/sandbox/rootfs"
 )
 
@@ -27,7 +27,7 @@ const (
 // Config sets up a Host. It is copied by NewHost and never changes after.
 type Config struct {
 	// Guest returns the guest reactor's wasm bytes. It is called once, in
-	// the background compile.
+	// the background compile. nil means the embedded shell guest.
 	Guest func() []byte
 	// CacheDir holds wazero's compiled-code cache; "" means
 	// os.UserCacheDir()/ptc/wazero. The cache is executable code: it is
@@ -80,6 +80,9 @@ func NewHost(cfg Config) *Host {
 	if cfg.OutputLimit <= 0 {
 		cfg.OutputLimit = DefaultOutputLimit
 	}
+	if cfg.Guest == nil {
+		cfg.Guest = guestwasm.Wasm
+	}
 	if cfg.PoolSize == 0 {
 		cfg.PoolSize = DefaultPoolSize
 	}
@@ -124,10 +127,6 @@ func (h *Host) compile() {
 	h.rt = wazero.NewRuntimeWithConfig(ctx, rc)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, h.rt); err != nil {
 		h.err = fmt.Errorf("sandbox: instantiating WASI: %w", err)
-		return
-	}
-	if h.cfg.Guest == nil {
-		h.err = errors.New("sandbox: no guest program configured")
 		return
 	}
 	cctx := experimental.WithCompilationWorkers(ctx, runtime.NumCPU())
