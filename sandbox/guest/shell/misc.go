@@ -1,7 +1,251 @@
 package shell
 
-var miscCommands = map[string]builtinFunc{}
-var grepCommands = map[string]builtinFunc{}
-var sedCommands = map[string]builtinFunc{}
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
 
-func xargs(c *cmd, args []string) int { return c.fail("not yet available") }
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+var miscCommands = map[string]builtinFunc{
+	"true":  func(*cmd, []string) int { return 0 },
+	"false": func(*cmd, []string) int { return 1 },
+	"env":   env,
+	"date":  date,
+	"sleep": sleep,
+	"which": which,
+}
+
+func env(c *cmd, args []string) int {
+	if len(args) > 0 {
+		return c.fail("running a command through env is not supported in the sandbox; run it directly")
+	}
+	var lines []string
+	c.hc.Env.Each(func(name string, vr expand.Variable) bool {
+		if vr.Exported && vr.IsSet() {
+			lines = append(lines, name+"="+vr.String())
+		}
+		return true
+	})
+	sort.Strings(lines)
+	for _, l := range lines {
+		fmt.Fprintln(c.stdout, l)
+	}
+	return 0
+}
+
+// dateLayouts maps the strftime directives date +FORMAT supports.
+var dateLayouts = map[byte]string{
+	'Y': "2006", 'm': "01", 'd': "02", 'H': "15", 'M': "04", 'S': "05",
+	'y': "06", 'b': "Jan", 'B': "January", 'a': "Mon", 'A': "Monday",
+	'Z': "MST", 'z': "-0700", 'e': "_2", 'p': "PM", 'I': "03",
+}
+
+func date(c *cmd, args []string) int {
+	now := time.Now()
+	utc := false
+	format := ""
+	for _, a := range args {
+		switch {
+		case a == "-u" || a == "--utc":
+			utc = true
+		case strings.HasPrefix(a, "+"):
+			format = a[1:]
+		case a == "-I" || a == "--iso-8601":
+			format = "%Y-%m-%d"
+		default:
+			return c.fail("unsupported argument '%s' (only -u, -I and +FORMAT work in the sandbox)", a)
+		}
+	}
+	if utc {
+		now = now.UTC()
+	}
+	if format == "" {
+		fmt.Fprintln(c.stdout, now.Format("Mon Jan _2 15:04:05 MST 2006"))
+		return 0
+	}
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' || i+1 == len(format) {
+			b.WriteByte(format[i])
+			continue
+		}
+		i++
+		switch d := format[i]; {
+		case d == 's':
+			fmt.Fprint(&b, now.Unix())
+		case d == 'N':
+			fmt.Fprintf(&b, "%09d", now.Nanosecond())
+		case d == 'F':
+			b.WriteString(now.Format("2006-01-02"))
+		case d == 'T':
+			b.WriteString(now.Format("15:04:05"))
+		case d == 'j':
+			fmt.Fprintf(&b, "%03d", now.YearDay())
+		case d == '%':
+			b.WriteByte('%')
+		case dateLayouts[d] != "":
+			b.WriteString(now.Format(dateLayouts[d]))
+		default:
+			b.WriteByte('%')
+			b.WriteByte(d)
+		}
+	}
+	fmt.Fprintln(c.stdout, b.String())
+	return 0
+}
+
+// sleep waits for the sum of its durations (suffixes s m h d) or until the
+// context ends.
+func sleep(c *cmd, args []string) int {
+	if len(args) == 0 {
+		return c.usage(fmt.Errorf("missing operand"))
+	}
+	var total time.Duration
+	for _, a := range args {
+		unit := time.Second
+		switch {
+		case strings.HasSuffix(a, "s"):
+			a = a[:len(a)-1]
+		case strings.HasSuffix(a, "m"):
+			a, unit = a[:len(a)-1], time.Minute
+		case strings.HasSuffix(a, "h"):
+			a, unit = a[:len(a)-1], time.Hour
+		case strings.HasSuffix(a, "d"):
+			a, unit = a[:len(a)-1], 24*time.Hour
+		}
+		var f float64
+		if _, err := fmt.Sscan(a, &f); err != nil || f < 0 {
+			return c.fail("invalid time interval '%s'", a)
+		}
+		total += time.Duration(f * float64(unit))
+	}
+	t := time.NewTimer(total)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return 0
+	case <-c.ctx.Done():
+		return 130
+	}
+}
+
+func which(c *cmd, args []string) int {
+	status := 0
+	for _, a := range args {
+		if _, ok := builtins[a]; ok || isShellBuiltin(a) {
+			fmt.Fprintf(c.stdout, "/usr/bin/%s\n", a)
+			continue
+		}
+		status = 1
+	}
+	return status
+}
+
+func isShellBuiltin(name string) bool {
+	for _, b := range []string{"echo", "printf", "cd", "test", "[", "read", "export", "set", "unset", "exit", "pwd", "type", "source", ".", "eval", "shift", "wait", "trap", "local", "return"} {
+		if b == name {
+			return true
+		}
+	}
+	return false
+}
+
+// xargs reads words from stdin and runs the command with them, through
+// the interpreter (functions and builtins work; there is no exec).
+func xargs(c *cmd, args []string) int {
+	o, err := flagSpec{short: "n:I:0rtd:L:"}.parse(args)
+	if err != nil {
+		return c.usage(err)
+	}
+	command := o.args
+	if len(command) == 0 {
+		command = []string{"echo"}
+	}
+	data, err := io.ReadAll(c.stdin)
+	if err != nil {
+		return c.fail("%v", err)
+	}
+	var items []string
+	switch {
+	case o.has("0"):
+		items = strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+	case o.has("I") || o.has("L") || o.has("d"):
+		sep := "\n"
+		if o.has("d") {
+			sep = o.val("d")
+		}
+		for _, l := range strings.Split(string(data), sep) {
+			if strings.TrimSpace(l) != "" {
+				items = append(items, strings.TrimSpace(l))
+			}
+		}
+	default:
+		items = strings.Fields(string(data))
+	}
+	if len(items) == 0 && o.has("r") {
+		return 0
+	}
+	per := len(items)
+	fmt.Sscan(o.val("n"), &per)
+	fmt.Sscan(o.val("L"), &per)
+	if o.has("I") {
+		per = 1
+	}
+	per = max(per, 1)
+	status := 0
+	for start := 0; start < len(items) || start == 0; start += per {
+		batch := items[start:min(start+per, len(items))]
+		var argv []string
+		if rep := o.val("I"); rep != "" {
+			for _, a := range command {
+				argv = append(argv, strings.ReplaceAll(a, rep, strings.Join(batch, " ")))
+			}
+		} else {
+			argv = append(append(argv, command...), batch...)
+		}
+		if o.has("t") {
+			fmt.Fprintln(c.stderr, strings.Join(argv, " "))
+		}
+		if st := c.reenter(argv); st != 0 {
+			status = 123
+			if st == 127 || st == 255 {
+				return st
+			}
+		}
+		if len(items) == 0 {
+			break
+		}
+	}
+	return status
+}
+
+// reenter runs argv as a command in a fresh interpreter sharing this
+// command's directory, environment and streams.
+func (c *cmd) reenter(argv []string) int {
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			q = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		quoted[i] = q
+	}
+	env := map[string]string{}
+	c.hc.Env.Each(func(name string, vr expand.Variable) bool {
+		if vr.Exported && vr.IsSet() {
+			env[name] = vr.String()
+		}
+		return true
+	})
+	code, err := Run(c.ctx, c.dir, env, strings.Join(quoted, " "), c.stdin, c.stdout, c.stderr)
+	if err != nil {
+		c.fail("%v", err)
+		return 1
+	}
+	return code
+}

@@ -1,0 +1,341 @@
+package shell
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+var columnCommands = map[string]builtinFunc{
+	"sort": sortCmd,
+	"uniq": uniq,
+	"cut":  cut,
+	"tr":   tr,
+}
+
+// sortKey extracts the field range "N[,M]" (1-based, blank-separated) a
+// -k option selects, or the whole line.
+func sortKey(line, k, sep string) string {
+	if k == "" {
+		return line
+	}
+	from, to, _ := strings.Cut(k, ",")
+	a, _ := strconv.Atoi(strings.TrimRight(from, "bnr"))
+	b, _ := strconv.Atoi(strings.TrimRight(to, "bnr"))
+	var fields []string
+	if sep != "" {
+		fields = strings.Split(line, sep)
+	} else {
+		fields = strings.Fields(line)
+	}
+	if a < 1 || a > len(fields) {
+		return ""
+	}
+	if b < a || b > len(fields) {
+		b = len(fields)
+	}
+	if to == "" {
+		b = len(fields)
+	}
+	j := " "
+	if sep != "" {
+		j = sep
+	}
+	return strings.Join(fields[a-1:b], j)
+}
+
+// leadingNumber parses the number at the start of s (0 when none), as
+// sort -n does.
+func leadingNumber(s string) float64 {
+	s = strings.TrimSpace(s)
+	end := 0
+	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.' || (end == 0 && s[end] == '-')) {
+		end++
+	}
+	f, _ := strconv.ParseFloat(s[:end], 64)
+	return f
+}
+
+func sortCmd(c *cmd, args []string) int {
+	o, err := flagSpec{short: "nrufk:t:bho:V", permute: true, long: map[string]string{"numeric-sort": "n", "reverse": "r", "unique": "u", "ignore-case": "f", "key=": "k", "field-separator=": "t"}}.parse(args)
+	if err != nil {
+		return c.usage(err)
+	}
+	lines, st := c.readLines(o.args)
+	k, sep := o.val("k"), o.val("t")
+	numeric := o.has("n") || o.has("h") || strings.ContainsAny(k, "n")
+	key := func(s string) string {
+		s = sortKey(s, k, sep)
+		if o.has("f") {
+			s = strings.ToLower(s)
+		}
+		return s
+	}
+	less := func(a, b string) int {
+		ka, kb := key(a), key(b)
+		if numeric {
+			na, nb := leadingNumber(ka), leadingNumber(kb)
+			switch {
+			case na < nb:
+				return -1
+			case na > nb:
+				return 1
+			}
+			if k == "" {
+				return 0
+			}
+		}
+		return strings.Compare(ka, kb)
+	}
+	sort.SliceStable(lines, func(i, j int) bool {
+		r := less(lines[i], lines[j])
+		if r == 0 && !o.has("u") {
+			r = strings.Compare(lines[i], lines[j])
+		}
+		if o.has("r") {
+			return r > 0
+		}
+		return r < 0
+	})
+	out := lines[:0:0]
+	for i, l := range lines {
+		if o.has("u") && i > 0 && less(lines[i-1], l) == 0 {
+			continue
+		}
+		out = append(out, l)
+	}
+	dest := c.stdout
+	if f := o.val("o"); f != "" {
+		w, err := openWrite(c.path(f), false)
+		if err != nil {
+			return c.fail("open failed: %s: %s", f, errText(err))
+		}
+		defer w.Close()
+		dest = w
+	}
+	for _, l := range out {
+		fmt.Fprintln(dest, l)
+	}
+	return st
+}
+
+func uniq(c *cmd, args []string) int {
+	o, err := flagSpec{short: "cdui", permute: true, long: map[string]string{"count": "c", "repeated": "d", "unique": "u", "ignore-case": "i"}}.parse(args)
+	if err != nil {
+		return c.usage(err)
+	}
+	lines, st := c.readLines(o.args[:min(len(o.args), 1)])
+	same := func(a, b string) bool {
+		if o.has("i") {
+			return strings.EqualFold(a, b)
+		}
+		return a == b
+	}
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && same(lines[i], lines[j]) {
+			j++
+		}
+		n := j - i
+		if (o.has("d") && n < 2) || (o.has("u") && n > 1) {
+			i = j
+			continue
+		}
+		if o.has("c") {
+			fmt.Fprintf(c.stdout, "%7d %s\n", n, lines[i])
+		} else {
+			fmt.Fprintln(c.stdout, lines[i])
+		}
+		i = j
+	}
+	return st
+}
+
+// parseRanges parses cut lists like "1,3-5,7-" into 1-based inclusive
+// ranges; an open end is 1<<30.
+func parseRanges(list string) ([][2]int, error) {
+	var out [][2]int
+	for _, part := range strings.Split(list, ",") {
+		from, to, isRange := strings.Cut(part, "-")
+		a, errA := strconv.Atoi(from)
+		if from == "" {
+			a, errA = 1, nil
+		}
+		b := a
+		var errB error
+		if isRange {
+			b, errB = strconv.Atoi(to)
+			if to == "" {
+				b, errB = 1<<30, nil
+			}
+		}
+		if errA != nil || errB != nil || a < 1 || b < a {
+			return nil, fmt.Errorf("invalid field range '%s'", part)
+		}
+		out = append(out, [2]int{a, b})
+	}
+	return out, nil
+}
+
+func inRanges(r [][2]int, n int) bool {
+	for _, x := range r {
+		if n >= x[0] && n <= x[1] {
+			return true
+		}
+	}
+	return false
+}
+
+func cut(c *cmd, args []string) int {
+	o, err := flagSpec{short: "d:f:c:b:s", permute: true, long: map[string]string{"delimiter=": "d", "fields=": "f", "characters=": "c", "bytes=": "b", "only-delimited": "s"}}.parse(args)
+	if err != nil {
+		return c.usage(err)
+	}
+	list := o.val("f")
+	chars := list == ""
+	if chars {
+		list = o.val("c") + o.val("b")
+	}
+	if list == "" {
+		return c.usage(fmt.Errorf("you must specify a list of bytes, characters, or fields"))
+	}
+	ranges, err := parseRanges(list)
+	if err != nil {
+		return c.usage(err)
+	}
+	delim := "\t"
+	if o.has("d") {
+		delim = o.val("d")
+	}
+	lines, st := c.readLines(o.args)
+	for _, l := range lines {
+		var out []string
+		if chars {
+			var b strings.Builder
+			for i, r := range []rune(l) {
+				if inRanges(ranges, i+1) {
+					b.WriteRune(r)
+				}
+			}
+			fmt.Fprintln(c.stdout, b.String())
+			continue
+		}
+		if !strings.Contains(l, delim) {
+			if !o.has("s") {
+				fmt.Fprintln(c.stdout, l)
+			}
+			continue
+		}
+		for i, f := range strings.Split(l, delim) {
+			if inRanges(ranges, i+1) {
+				out = append(out, f)
+			}
+		}
+		fmt.Fprintln(c.stdout, strings.Join(out, delim))
+	}
+	return st
+}
+
+// trSet expands a tr set: ranges a-z, escapes \n \t \\, and the classes
+// [:upper:] [:lower:] [:digit:] [:space:] [:alpha:] [:alnum:].
+func trSet(s string) []rune {
+	classes := map[string]string{
+		"[:upper:]": "A-Z", "[:lower:]": "a-z", "[:digit:]": "0-9",
+		"[:space:]": " \t\n\r\v\f", "[:alpha:]": "a-zA-Z", "[:alnum:]": "a-zA-Z0-9",
+		"[:punct:]": "!-/:-@[-`{-~", "[:blank:]": " \t",
+	}
+	for k, v := range classes {
+		s = strings.ReplaceAll(s, k, v)
+	}
+	var in []rune
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if r == '\\' && i+1 < len(rs) {
+			i++
+			switch rs[i] {
+			case 'n':
+				r = '\n'
+			case 't':
+				r = '\t'
+			case 'r':
+				r = '\r'
+			default:
+				r = rs[i]
+			}
+		}
+		if i+2 < len(rs) && rs[i+1] == '-' && rs[i+2] >= r {
+			for x := r; x <= rs[i+2]; x++ {
+				in = append(in, x)
+			}
+			i += 2
+			continue
+		}
+		in = append(in, r)
+	}
+	return in
+}
+
+func tr(c *cmd, args []string) int {
+	o, err := flagSpec{short: "dscC"}.parse(args)
+	if err != nil {
+		return c.usage(err)
+	}
+	if len(o.args) == 0 || (len(o.args) < 2 && !o.has("d") && !o.has("s")) {
+		return c.usage(fmt.Errorf("missing operand"))
+	}
+	set1 := trSet(o.args[0])
+	var set2 []rune
+	if len(o.args) > 1 {
+		set2 = trSet(o.args[1])
+	}
+	member := map[rune]int{}
+	for i, r := range set1 {
+		if _, ok := member[r]; !ok {
+			member[r] = i
+		}
+	}
+	complement := o.has("c") || o.has("C")
+	inSet1 := func(r rune) bool { _, ok := member[r]; return ok != complement }
+	squeezeSet := set1
+	if len(set2) > 0 && !o.has("d") {
+		squeezeSet = set2
+	}
+	squeeze := map[rune]bool{}
+	for _, r := range squeezeSet {
+		squeeze[r] = true
+	}
+	data, err := readAllString(c)
+	if err != nil {
+		return c.fail("%v", err)
+	}
+	var b strings.Builder
+	var prev rune = -1
+	for _, r := range data {
+		if o.has("d") && inSet1(r) {
+			continue
+		}
+		if !o.has("d") && len(set2) > 0 && inSet1(r) {
+			i := len(set2) - 1
+			if idx, ok := member[r]; ok && !complement {
+				i = min(idx, len(set2)-1)
+			}
+			r = set2[i]
+		}
+		if o.has("s") && r == prev && squeeze[r] {
+			continue
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	fmt.Fprint(c.stdout, b.String())
+	return 0
+}
+
+func readAllString(c *cmd) (string, error) {
+	var b strings.Builder
+	_, err := io.Copy(&b, c.stdin)
+	return b.String(), err
+}

@@ -1,0 +1,356 @@
+package shell
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+var grepCommands = map[string]builtinFunc{
+	"grep":  grep,
+	"egrep": func(c *cmd, args []string) int { return grep(c, append([]string{"-E"}, args...)) },
+	"fgrep": func(c *cmd, args []string) int { return grep(c, append([]string{"-F"}, args...)) },
+}
+
+var grepSpec = flagSpec{
+	short:   "rRnilLcvEFGwxHhoqse:f:A:B:C:m:",
+	permute: true,
+	long: map[string]string{
+		"include=": "include", "exclude=": "exclude", "exclude-dir=": "exclude-dir",
+		"recursive": "r", "ignore-case": "i", "line-number": "n", "count": "c",
+		"files-with-matches": "l", "invert-match": "v", "word-regexp": "w",
+		"extended-regexp": "E", "fixed-strings": "F", "quiet": "q", "only-matching": "o",
+		"with-filename": "H", "no-filename": "h", "regexp=": "e", "max-count=": "m",
+	},
+}
+
+// translateBRE turns a POSIX basic regular expression into RE2 syntax:
+// \( \) \{ \} \| \+ \? become operators and their bare forms literals.
+func translateBRE(s string) string {
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case inClass:
+			if ch == ']' {
+				inClass = false
+			}
+			b.WriteByte(ch)
+		case ch == '[':
+			inClass = true
+			b.WriteByte(ch)
+			if i+1 < len(s) && s[i+1] == '^' {
+				i++
+				b.WriteByte('^')
+			}
+			if i+1 < len(s) && s[i+1] == ']' {
+				i++
+				b.WriteString(`\]`)
+			}
+		case ch == '\\' && i+1 < len(s) && strings.IndexByte("(){}|+?", s[i+1]) >= 0:
+			i++
+			b.WriteByte(s[i])
+		case strings.IndexByte("(){}|+?", ch) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(ch)
+		case ch == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+// grepRegexp compiles the patterns the way the flags ask.
+func grepRegexp(o *opts, patterns []string) (*regexp.Regexp, error) {
+	parts := make([]string, 0, len(patterns))
+	for _, p := range patterns {
+		for _, line := range strings.Split(p, "\n") {
+			switch {
+			case o.has("F"):
+				line = regexp.QuoteMeta(line)
+			case !o.has("E"):
+				line = translateBRE(line)
+			}
+			parts = append(parts, "(?:"+line+")")
+		}
+	}
+	expr := strings.Join(parts, "|")
+	if o.has("w") {
+		expr = `\b(?:` + expr + `)\b`
+	}
+	if o.has("x") {
+		expr = `^(?:` + expr + `)$`
+	}
+	if o.has("i") {
+		expr = "(?i)" + expr
+	}
+	return regexp.Compile(expr)
+}
+
+type grepRun struct {
+	c       *cmd
+	o       *opts
+	re      *regexp.Regexp
+	names   bool
+	matched bool
+	maxN    int
+	before  int
+	after   int
+}
+
+func grep(c *cmd, args []string) int {
+	o, err := grepSpec.parse(args)
+	if err != nil {
+		return c.usage(err)
+	}
+	patterns := o.vals["e"]
+	if f := o.val("f"); f != "" {
+		data, err := os.ReadFile(c.path(f))
+		if err != nil {
+			c.fail("%s: %s", f, errText(err))
+			return 2
+		}
+		patterns = append(patterns, strings.TrimSuffix(string(data), "\n"))
+	}
+	files := o.args
+	if len(patterns) == 0 {
+		if len(files) == 0 {
+			return c.usage(fmt.Errorf("usage: grep [OPTION]... PATTERNS [FILE]..."))
+		}
+		patterns, files = files[:1], files[1:]
+	}
+	re, err := grepRegexp(o, patterns)
+	if err != nil {
+		c.fail("invalid regular expression: %v", err)
+		return 2
+	}
+	g := &grepRun{c: c, o: o, re: re, maxN: -1}
+	fmt.Sscan(o.val("m"), &g.maxN)
+	fmt.Sscan(o.val("C"), &g.before)
+	g.after = g.before
+	fmt.Sscan(o.val("A"), &g.after)
+	fmt.Sscan(o.val("B"), &g.before)
+	recursive := o.has("r") || o.has("R")
+	g.names = (len(files) > 1 || recursive) && !o.has("h") || o.has("H")
+	status := 0
+	if len(files) == 0 {
+		if recursive {
+			status = g.walk(".", true)
+		} else {
+			g.names = o.has("H")
+			if err := g.search("(standard input)", c.stdin); err != nil {
+				status = 2
+			}
+		}
+	}
+	for _, f := range files {
+		fi, err := os.Stat(c.path(f))
+		switch {
+		case f == "-":
+			err = g.search("(standard input)", c.stdin)
+		case err != nil:
+		case fi.IsDir() && recursive:
+			if st := g.walk(f, false); st != 0 {
+				status = st
+			}
+			continue
+		case fi.IsDir():
+			if !o.has("s") {
+				c.fail("%s: Is a directory", f)
+			}
+			continue
+		default:
+			err = g.searchFile(f)
+		}
+		if err != nil {
+			if !o.has("s") {
+				c.fail("%s: %s", f, errText(err))
+			}
+			status = 2
+		}
+	}
+	if status == 2 && !(g.matched && o.has("q")) {
+		return 2
+	}
+	if g.matched {
+		return 0
+	}
+	return 1
+}
+
+func (g *grepRun) walk(root string, stripDot bool) int {
+	status := 0
+	filepath.WalkDir(g.c.path(root), func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(g.c.path(root), p)
+		name := path.Join(root, filepath.ToSlash(rel))
+		if stripDot {
+			name = filepath.ToSlash(rel)
+		}
+		if err != nil {
+			if !g.o.has("s") {
+				g.c.fail("%s: %s", name, errText(err))
+			}
+			status = 2
+			return nil
+		}
+		if d.IsDir() {
+			if rel != "." && (d.Name() == ".git" || globAny(g.o.vals["exclude-dir"], d.Name())) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if inc := g.o.vals["include"]; len(inc) > 0 && !globAny(inc, d.Name()) {
+			return nil
+		}
+		if globAny(g.o.vals["exclude"], d.Name()) {
+			return nil
+		}
+		if err := g.searchFile(name); err != nil {
+			status = 2
+		}
+		return nil
+	})
+	return status
+}
+
+// globAny reports whether name matches one of the globs; {a,b} braces are
+// expanded first since agents write --include='*.{ts,tsx}'.
+func globAny(globs []string, name string) bool {
+	for _, g := range globs {
+		for _, alt := range expandBraces(g) {
+			if ok, _ := path.Match(alt, name); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func expandBraces(s string) []string {
+	open := strings.IndexByte(s, '{')
+	end := strings.IndexByte(s, '}')
+	if open < 0 || end < open {
+		return []string{s}
+	}
+	var out []string
+	for _, alt := range strings.Split(s[open+1:end], ",") {
+		out = append(out, expandBraces(s[:open]+alt+s[end+1:])...)
+	}
+	return out
+}
+
+func (g *grepRun) searchFile(name string) error {
+	f, err := os.Open(g.c.path(name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return g.search(name, f)
+}
+
+func (g *grepRun) search(name string, r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	o, w := g.o, g.c.stdout
+	binary := bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
+	prefix := ""
+	if g.names {
+		prefix = name
+	}
+	count, lastPrinted, afterLeft := 0, 0, 0
+	var lines []string
+	if len(data) > 0 {
+		lines = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	for i, line := range lines {
+		if g.maxN >= 0 && count >= g.maxN {
+			break
+		}
+		hit := g.re.MatchString(line) != o.has("v")
+		if !hit {
+			if afterLeft > 0 && !quietOutput(o) && !binary {
+				g.printLine(prefix, i+1, line, '-')
+				lastPrinted = i + 1
+				afterLeft--
+			}
+			continue
+		}
+		count++
+		g.matched = true
+		if quietOutput(o) {
+			continue
+		}
+		if binary {
+			fmt.Fprintf(w, "Binary file %s matches\n", name)
+			return nil
+		}
+		if g.before > 0 || g.after > 0 {
+			from := max(i-g.before, lastPrinted)
+			if lastPrinted > 0 && from > lastPrinted {
+				fmt.Fprintln(w, "--")
+			}
+			for j := from; j < i; j++ {
+				g.printLine(prefix, j+1, lines[j], '-')
+			}
+		}
+		if o.has("o") && !o.has("v") {
+			for _, m := range g.re.FindAllString(line, -1) {
+				g.printLine(prefix, i+1, m, ':')
+			}
+		} else {
+			g.printLine(prefix, i+1, line, ':')
+		}
+		lastPrinted, afterLeft = i+1, g.after
+	}
+	switch {
+	case o.has("q"):
+	case o.has("l"):
+		if count > 0 {
+			fmt.Fprintln(w, name)
+		}
+	case o.has("L"):
+		if count == 0 {
+			fmt.Fprintln(w, name)
+		}
+	case o.has("c"):
+		if prefix != "" {
+			fmt.Fprintf(w, "%s:%d\n", prefix, count)
+		} else {
+			fmt.Fprintln(w, count)
+		}
+	}
+	return nil
+}
+
+func quietOutput(o *opts) bool { return o.has("q") || o.has("l") || o.has("L") || o.has("c") }
+
+func (g *grepRun) printLine(prefix string, n int, text string, sep byte) {
+	bw := bufio.NewWriter(g.c.stdout)
+	if prefix != "" {
+		bw.WriteString(prefix)
+		bw.WriteByte(sep)
+	}
+	if g.o.has("n") {
+		fmt.Fprintf(bw, "%d%c", n, sep)
+	}
+	bw.WriteString(text)
+	bw.WriteByte('\n')
+	bw.Flush()
+}
