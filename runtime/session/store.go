@@ -14,6 +14,9 @@ var (
 	ErrUnsupportedFormat = errors.New("unsupported session format")
 	ErrClosed            = errors.New("session store is closed")
 	ErrReadOnly          = errors.New("session store is open read-only")
+	// ErrCorrupt: a record that cannot be decoded sits before valid events,
+	// so it is not a torn tail and cannot be dropped without losing data.
+	ErrCorrupt = errors.New("session log is corrupt")
 )
 
 // Summary is one row of a session listing.

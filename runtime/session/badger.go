@@ -1,0 +1,420 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	badger "github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+)
+
+// BadgerOptions configures OpenBadger. The zero value opens read-write.
+type BadgerOptions struct {
+	// ReadOnly opens the store for reading only (ptc sessions, ptc session
+	// show). Several read-only opens may share a store, but Badger cannot
+	// attach a reader while a writer process holds it: that open fails with
+	// ErrLocked as well.
+	ReadOnly bool
+}
+
+// BadgerStore is the on-disk Store. One process at a time may open a
+// directory read-write; see doc.go for the key layout and durability.
+type BadgerStore struct {
+	dir      string
+	readOnly bool
+
+	mu     sync.RWMutex // held for reading by every operation, for writing by Close
+	closed bool
+	db     *badger.DB
+
+	writeMu sync.Mutex // serialises Create, Append and Truncate
+}
+
+// Sizes chosen for small sessions and many open stores in tests: a memtable
+// costs its size in RAM, values above the threshold go to the value log.
+const (
+	badgerMemTable       = 8 << 20
+	badgerValueLogFile   = 64 << 20
+	badgerValueThreshold = 64 << 10
+	// chunkBytes bounds one Badger transaction of an Append (Badger refuses
+	// a transaction above 15% of the memtable).
+	chunkBytes  = 512 << 10
+	chunkEvents = 4000
+)
+
+// OpenBadger opens (creating if needed, unless read-only) the store in dir.
+// A directory in use by another process yields an error wrapping ErrLocked.
+func OpenBadger(dir string, opts BadgerOptions) (*BadgerStore, error) {
+	if !opts.ReadOnly {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create session store directory: %w", err)
+		}
+	} else if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
+		return nil, fmt.Errorf("open session store %s read-only: no store there yet (%w)", dir, ErrNotFound)
+	}
+	bo := badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithReadOnly(opts.ReadOnly).
+		WithMetricsEnabled(false).
+		WithMemTableSize(badgerMemTable).
+		WithNumMemtables(2).
+		WithValueLogFileSize(badgerValueLogFile).
+		WithValueThreshold(badgerValueThreshold).
+		WithCompression(options.None).
+		WithBlockCacheSize(0).
+		WithIndexCacheSize(0).
+		WithNumCompactors(2).
+		WithNumGoroutines(2).
+		WithDetectConflicts(false)
+	db, err := badger.Open(bo)
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, lockedError(dir, opts.ReadOnly)
+		}
+		return nil, fmt.Errorf("open session store %s: %w", dir, err)
+	}
+	return &BadgerStore{dir: dir, readOnly: opts.ReadOnly, db: db}, nil
+}
+
+func lockedError(dir string, readOnly bool) error {
+	if readOnly {
+		return fmt.Errorf("open session store %s read-only: %w; Badger cannot attach a reader while a writer holds the store, so wait for the other ptc to exit and try again", dir, ErrLocked)
+	}
+	return fmt.Errorf("open session store %s: %w; wait for the other ptc to exit, or use a different --home", dir, ErrLocked)
+}
+
+// Dir returns the directory the store was opened on.
+func (s *BadgerStore) Dir() string { return s.dir }
+
+// begin takes the read side of the close lock; the caller must call the
+// returned function when done.
+func (s *BadgerStore) begin(write bool) (func(), error) {
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return nil, ErrClosed
+	}
+	if write && s.readOnly {
+		s.mu.RUnlock()
+		return nil, ErrReadOnly
+	}
+	if !write {
+		return s.mu.RUnlock, nil
+	}
+	s.writeMu.Lock()
+	return func() { s.writeMu.Unlock(); s.mu.RUnlock() }, nil
+}
+
+// Create implements Store.
+func (s *BadgerStore) Create(ctx context.Context, h Header) error {
+	if err := checkHeader(h); err != nil {
+		return err
+	}
+	done, err := s.begin(true)
+	if err != nil {
+		return err
+	}
+	defer done()
+	hb, err := json.Marshal(h)
+	if err != nil {
+		return fmt.Errorf("create session %s: %w", h.ID, err)
+	}
+	err = s.db.Update(func(txn *badger.Txn) error {
+		if _, err := txn.Get(headerKey(h.ID)); err == nil {
+			return fmt.Errorf("create session %s: %w", h.ID, ErrExists)
+		} else if !errors.Is(err, badger.ErrKeyNotFound) {
+			return err
+		}
+		m := meta{updatedAt: h.CreatedAt}
+		if err := txn.Set(headerKey(h.ID), hb); err != nil {
+			return err
+		}
+		return setMeta(txn, h, meta{count: -1}, m)
+	})
+	if err != nil {
+		return err
+	}
+	return s.db.Sync()
+}
+
+// setMeta writes m and moves the index entries from old to m. old.count
+// -1 means there are no index entries yet.
+func setMeta(txn *badger.Txn, h Header, old, m meta) error {
+	if old.count >= 0 && old.updatedAt != m.updatedAt {
+		if err := txn.Delete(recentKey(old.updatedAt, h.ID)); err != nil {
+			return err
+		}
+		if err := txn.Delete(workKey(h.Cwd, old.updatedAt, h.ID)); err != nil {
+			return err
+		}
+	}
+	if old.count < 0 || old.updatedAt != m.updatedAt {
+		if err := txn.Set(recentKey(m.updatedAt, h.ID), nil); err != nil {
+			return err
+		}
+		if err := txn.Set(workKey(h.Cwd, m.updatedAt, h.ID), nil); err != nil {
+			return err
+		}
+	}
+	return txn.Set(metaKey(h.ID), m.encode())
+}
+
+// Header implements Store.
+func (s *BadgerStore) Header(ctx context.Context, id string) (Header, error) {
+	done, err := s.begin(false)
+	if err != nil {
+		return Header{}, err
+	}
+	defer done()
+	var h Header
+	err = s.db.View(func(txn *badger.Txn) error {
+		h, err = getHeader(txn, id)
+		return err
+	})
+	return h, err
+}
+
+func getHeader(txn *badger.Txn, id string) (Header, error) {
+	var h Header
+	item, err := txn.Get(headerKey(id))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return h, fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return h, err
+	}
+	err = item.Value(func(v []byte) error { return json.Unmarshal(v, &h) })
+	if err != nil {
+		return h, fmt.Errorf("session %s: corrupt header: %w", id, err)
+	}
+	return h, nil
+}
+
+func getMeta(txn *badger.Txn, id string) (meta, error) {
+	item, err := txn.Get(metaKey(id))
+	if err != nil {
+		return meta{}, err
+	}
+	var m meta
+	err = item.Value(func(v []byte) error {
+		m, err = decodeMeta(v)
+		return err
+	})
+	return m, err
+}
+
+// Append implements Store. A large batch is written in several Badger
+// transactions; each leaves a contiguous prefix, so a crash in the middle
+// loses only the tail of the batch.
+func (s *BadgerStore) Append(ctx context.Context, id string, events []Event, durable bool) error {
+	done, err := s.begin(true)
+	if err != nil {
+		return err
+	}
+	defer done()
+	var h Header
+	var m meta
+	err = s.db.View(func(txn *badger.Txn) error {
+		if h, err = getHeader(txn, id); err != nil {
+			return err
+		}
+		m, err = getMeta(txn, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := checkBatch(id, m.count, events); err != nil {
+		return err
+	}
+	for len(events) > 0 {
+		n := chunkLen(events)
+		if m, err = s.appendChunk(h, m, events[:n]); err != nil {
+			return fmt.Errorf("append to session %s: %w", id, err)
+		}
+		events = events[n:]
+	}
+	if durable {
+		return s.db.Sync()
+	}
+	return nil
+}
+
+// chunkLen is how many of events fit in one transaction.
+func chunkLen(events []Event) int {
+	size := 0
+	for i, e := range events {
+		v := len(e.Data)
+		if v > badgerValueThreshold {
+			v = 64 // stored in the value log; the transaction holds a pointer
+		}
+		size += v + len(e.Type) + 64
+		if i > 0 && (size > chunkBytes || i >= chunkEvents) {
+			return i
+		}
+	}
+	return len(events)
+}
+
+func (s *BadgerStore) appendChunk(h Header, m meta, events []Event) (meta, error) {
+	next := m
+	for _, e := range events {
+		next.count++
+		if e.Time > next.updatedAt {
+			next.updatedAt = e.Time
+		}
+	}
+	err := s.db.Update(func(txn *badger.Txn) error {
+		for _, e := range events {
+			if err := txn.Set(eventKey(h.ID, e.Seq), encodeEvent(e)); err != nil {
+				return err
+			}
+		}
+		return setMeta(txn, h, m, next)
+	})
+	if err != nil {
+		return m, err
+	}
+	return next, nil
+}
+
+// Load implements Store. An event record that cannot be unpacked comes
+// back with an empty Type (see LoadSession for how that is judged).
+func (s *BadgerStore) Load(ctx context.Context, id string) ([]Event, error) {
+	done, err := s.begin(false)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	var events []Event
+	err = s.db.View(func(txn *badger.Txn) error {
+		if _, err := getHeader(txn, id); err != nil {
+			return err
+		}
+		if m, err := getMeta(txn, id); err == nil {
+			events = make([]Event, 0, m.count)
+		}
+		prefix := eventPrefix(id)
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 100, Prefix: prefix})
+		defer it.Close()
+		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+			item := it.Item()
+			k := item.Key()
+			if len(k) != len(prefix)+8 {
+				continue
+			}
+			v, err := item.ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			seq := int64(binary.BigEndian.Uint64(k[len(prefix):]))
+			events = append(events, decodeEvent(seq, v))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return events, nil
+}
+
+// List implements Store. It walks the recency (or workspace) index and
+// never reads events.
+func (s *BadgerStore) List(ctx context.Context, opts ListOptions) ([]Summary, error) {
+	done, err := s.begin(false)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	prefix := []byte(prefixRecent)
+	if opts.Cwd != "" {
+		prefix = workPrefix(opts.Cwd)
+	}
+	var out []Summary
+	err = s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+		defer it.Close()
+		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+			if opts.Limit > 0 && len(out) >= opts.Limit {
+				break
+			}
+			k := it.Item().Key()
+			if len(k) < len(prefix)+8 || bytes.Equal(k, prefix) {
+				continue
+			}
+			id := indexID(k, len(prefix))
+			h, err := getHeader(txn, id)
+			if err != nil {
+				return err
+			}
+			m, err := getMeta(txn, id)
+			if err != nil {
+				return fmt.Errorf("session %s: %w", id, err)
+			}
+			out = append(out, Summary{Header: h, UpdatedAt: m.updatedAt, Events: m.count})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Sync implements Store: everything appended so far becomes durable.
+func (s *BadgerStore) Sync(ctx context.Context) error {
+	done, err := s.begin(false)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return s.db.Sync()
+}
+
+// Truncate implements Truncater: it deletes events n and above.
+func (s *BadgerStore) Truncate(ctx context.Context, id string, n int64) error {
+	done, err := s.begin(true)
+	if err != nil {
+		return err
+	}
+	defer done()
+	err = s.db.Update(func(txn *badger.Txn) error {
+		h, err := getHeader(txn, id)
+		if err != nil {
+			return err
+		}
+		m, err := getMeta(txn, id)
+		if err != nil {
+			return err
+		}
+		if n < 0 || n > m.count {
+			return fmt.Errorf("truncate session %s to %d events: it has %d", id, n, m.count)
+		}
+		for seq := n; seq < m.count; seq++ {
+			if err := txn.Delete(eventKey(id, seq)); err != nil {
+				return err
+			}
+		}
+		return setMeta(txn, h, m, meta{count: n, updatedAt: m.updatedAt})
+	})
+	if err != nil {
+		return err
+	}
+	return s.db.Sync()
+}
+
+// Close implements Store: it flushes and releases the directory lock.
+func (s *BadgerStore) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.db.Close()
+}

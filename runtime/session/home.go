@@ -1,0 +1,22 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// DefaultHome is ptc's home directory: $PTC_HOME when set, else ~/.ptc.
+func DefaultHome() (string, error) {
+	if h := os.Getenv("PTC_HOME"); h != "" {
+		return h, nil
+	}
+	u, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find the ptc home directory: %w; set PTC_HOME", err)
+	}
+	return filepath.Join(u, ".ptc"), nil
+}
+
+// StoreDir is where the session store of home lives.
+func StoreDir(home string) string { return filepath.Join(home, "sessions") }
