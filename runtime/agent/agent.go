@@ -1,0 +1,201 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/prompt"
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// Log is the session's single writer as the loop needs it. Append assigns
+// seq and time, and when durable is true returns only once the event (and
+// everything before it) is on stable storage. Events returns the whole
+// log, including events appended by this process. Append must be safe for
+// concurrent use (tools emit approval events from parallel calls).
+type Log interface {
+	Append(ctx context.Context, eventType string, data any, durable bool) (session.Event, error)
+	Events() []session.Event
+	Sync(ctx context.Context) error
+}
+
+// Retrier decides whether a failed attempt is tried again and after how
+// long; llm.RetryPolicy implements it. attempt counts from 1.
+type Retrier interface {
+	Next(attempt int, err error) (time.Duration, bool)
+}
+
+// Config is the fixed setup of an Agent. Provider and Model are required;
+// everything else has a working zero value.
+type Config struct {
+	Provider llm.Provider
+	Model    string
+	// System is the rendered system text (see prompt.Render).
+	System  string
+	Options llm.Options
+	// Tools runs the tool calls of a step; nil means the model gets no tools.
+	Tools ToolRunner
+	// Env is handed to tool bodies on the context; its Sink defaults to
+	// the session log.
+	Env *tools.Env
+	// Context returns the current runtime context; nil sends no snapshots.
+	Context func() prompt.Context
+	// MaxSteps ends a turn with turn/end{max-steps} once that many steps
+	// ran; 0 means no budget.
+	MaxSteps int
+	// Retry defaults to llm.DefaultRetryPolicy().
+	Retry Retrier
+	Hooks Hooks
+	// Observer sees every event this agent appends, in seq order, for
+	// live output (terminal, stream-json). It must not block for long.
+	Observer func(session.Event)
+	// Sleep waits between attempts; it must return early with ctx's error
+	// when ctx ends. Tests inject a recorder.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// NewID names user messages; defaults to random hex.
+	NewID func() string
+}
+
+// Outcome is how a turn ended. Reason is a session.Reason* value; Cause
+// is set for aborted, Failure and Err for error. Text is the last
+// assistant text of the turn, Usage the sum over its attempts.
+type Outcome struct {
+	Turn    int       `json:"turn"`
+	Steps   int       `json:"steps"`
+	Reason  string    `json:"reason"`
+	Cause   string    `json:"cause,omitempty"`
+	Failure string    `json:"failure,omitempty"`
+	Text    string    `json:"text"`
+	Usage   llm.Usage `json:"usage"`
+	Err     error     `json:"-"`
+}
+
+// Agent runs turns against one session log. It is not safe to run two
+// turns at once; Followup and Steer may be called from other goroutines.
+type Agent struct {
+	cfg   Config
+	log   Log
+	inbox *Inbox
+
+	mu          sync.Mutex // serialises appends so Observer sees seq order
+	lastTurn    int
+	sentRequest bool // a request/header was already considered by this process
+}
+
+// New returns an Agent continuing log: turn numbers continue after the
+// last turn/start already in it. A resumed log must be repaired first
+// (session.Repair) so that no turn is left open.
+func New(cfg Config, log Log) (*Agent, error) {
+	if cfg.Provider == nil {
+		return nil, errors.New("agent: no model provider configured")
+	}
+	if cfg.Model == "" {
+		return nil, errors.New("agent: no model name configured")
+	}
+	if cfg.Retry == nil {
+		cfg.Retry = llm.DefaultRetryPolicy()
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	if cfg.NewID == nil {
+		cfg.NewID = randomID
+	}
+	a := &Agent{cfg: cfg, log: log, inbox: &Inbox{}}
+	last, err := lastTurn(log.Events())
+	if err != nil {
+		return nil, err
+	}
+	a.lastTurn = last
+	return a, nil
+}
+
+// Inbox returns the agent's input queues.
+func (a *Agent) Inbox() *Inbox { return a.inbox }
+
+// RunTurn queues input as the next turn and runs turns until the
+// next-turn queue is empty, returning the outcome of the last one. A Go
+// error means the log could not be written; model and tool failures are
+// reported in the Outcome.
+func (a *Agent) RunTurn(ctx context.Context, input string) (Outcome, error) {
+	a.inbox.Followup(input)
+	var out Outcome
+	for {
+		in, ok := a.inbox.nextTurn()
+		if !ok {
+			return out, nil
+		}
+		var err error
+		if out, err = a.runTurn(ctx, in); err != nil {
+			return out, err
+		}
+		if ctx.Err() != nil {
+			return out, nil
+		}
+	}
+}
+
+// append writes one event and shows it to the observer. Appends use a
+// context that is not cancelled with the turn, so that the record of a
+// cancelled turn is still written.
+func (a *Agent) append(ctx context.Context, typ string, data any, durable bool) (session.Event, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ev, err := a.log.Append(context.WithoutCancel(ctx), typ, data, durable)
+	if err != nil {
+		return ev, fmt.Errorf("could not record %s in the session log: %w", typ, err)
+	}
+	if a.cfg.Observer != nil {
+		a.cfg.Observer(ev)
+	}
+	return ev, nil
+}
+
+// Emit makes the agent a tools.Sink: events from the tool runtime land in
+// the session log like the loop's own.
+func (a *Agent) Emit(eventType string, data any) error {
+	_, err := a.append(context.Background(), eventType, data, false)
+	return err
+}
+
+func lastTurn(events []session.Event) (int, error) {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type != session.TypeTurnStart {
+			continue
+		}
+		var ts session.TurnStart
+		if err := json.Unmarshal(events[i].Data, &ts); err != nil {
+			return 0, fmt.Errorf("turn/start at seq %d is not valid: %w", events[i].Seq, err)
+		}
+		return ts.Turn, nil
+	}
+	return 0, nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func randomID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,95 @@
+package agent
+
+import (
+	"context"
+	"errors"
+
+	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/prompt"
+	"github.com/ptc-dev/ptc/runtime/session"
+)
+
+// attempts sends the step's request until it succeeds, the retry policy
+// gives up, or ctx ends. It returns the response to record (nil when there
+// is nothing to record) and, when the turn must end, why.
+func (a *Agent) attempts(ctx context.Context, t *turnState, step int) (*llm.Response, stepEnd, error) {
+	for attempt := 1; ; attempt++ {
+		req, err := a.prepareRequest(ctx, t.out.Turn, step)
+		if err != nil {
+			return nil, stepEnd{}, err
+		}
+		resp, streamErr, err := a.stream(ctx, req, t.out.Turn, step, attempt)
+		if err != nil {
+			return nil, stepEnd{}, err
+		}
+		if streamErr == nil {
+			return resp, stepEnd{}, nil
+		}
+		if ctx.Err() != nil {
+			return resp, aborted(ctx), nil
+		}
+		failure := llm.AsError(streamErr)
+		delay, retry := a.cfg.Retry.Next(attempt, failure)
+		retry, delay = a.cfg.Hooks.requestError(ctx, t.out.Turn, step, attempt, failure, retry, delay)
+		rec := session.AssistantAttempt{Turn: t.out.Turn, Step: step, Attempt: attempt,
+			Failure: failure.Error(), Kind: string(failure.Kind), Status: failure.Status}
+		if _, err := a.append(ctx, session.TypeAssistantAttempt, rec, !retry); err != nil {
+			return nil, stepEnd{}, err
+		}
+		if !retry {
+			return nil, stepEnd{reason: session.ReasonError, failure: failure.Error(), err: failure}, nil
+		}
+		note := session.LLMRetry{Turn: t.out.Turn, Step: step, Attempt: attempt, Code: string(failure.Kind), DelayMs: delay.Milliseconds()}
+		if _, err := a.append(ctx, session.TypeLLMRetry, note, true); err != nil {
+			return nil, stepEnd{}, err
+		}
+		if a.cfg.Sleep(ctx, delay) != nil {
+			return nil, aborted(ctx), nil
+		}
+	}
+}
+
+// prepareRequest logs a request/header when needed, makes the log durable
+// and rebuilds the request from it, so what is sent is exactly what the
+// log can reproduce.
+func (a *Agent) prepareRequest(ctx context.Context, turn, step int) (llm.Request, error) {
+	opts, err := a.cfg.Hooks.request(ctx, turn, step, a.cfg.Options)
+	if err != nil {
+		return llm.Request{}, errors.Join(errors.New("request hook failed"), err)
+	}
+	want := session.RequestHeader{Provider: a.cfg.Provider.Name(), Model: a.cfg.Model, System: a.cfg.System, Options: opts}
+	if a.cfg.Tools != nil {
+		want.Tools = a.cfg.Tools.Specs()
+	}
+	h, needed, err := prompt.NextHeader(a.log.Events(), !a.sentRequest, want)
+	if err != nil {
+		return llm.Request{}, err
+	}
+	a.sentRequest = true
+	if needed {
+		if _, err := a.append(ctx, session.TypeRequestHeader, h, true); err != nil {
+			return llm.Request{}, err
+		}
+	} else if err := a.log.Sync(context.WithoutCancel(ctx)); err != nil {
+		return llm.Request{}, err
+	}
+	return prompt.BuildRequest(a.log.Events())
+}
+
+// stream runs one attempt, logging each chunk (buffered). streamErr is
+// the provider's failure; err is a log failure.
+func (a *Agent) stream(ctx context.Context, req llm.Request, turn, step, attempt int) (resp *llm.Response, streamErr, err error) {
+	onChunk := func(c llm.Chunk) {
+		if err == nil {
+			_, err = a.append(ctx, session.TypeAssistantChunk, session.AssistantChunk{Turn: turn, Step: step, Attempt: attempt, Chunk: c}, false)
+		}
+	}
+	resp, streamErr = a.cfg.Provider.Stream(ctx, req, onChunk)
+	if err != nil {
+		return nil, nil, err
+	}
+	if streamErr == nil && resp == nil {
+		streamErr = &llm.Error{Kind: llm.ErrEmpty, Message: "the model returned no response"}
+	}
+	return resp, streamErr, nil
+}
