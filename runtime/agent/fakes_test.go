@@ -197,4 +197,3 @@ func find(events []session.Event, typ string) []session.Event {
 
 var errRateLimited = &llm.Error{Kind: llm.ErrRateLimit, Status: 429, Message: "slow down"}
 var errAuth = &llm.Error{Kind: llm.ErrAuth, Status: 401, Message: "set DEEPSEEK_API_KEY"}
-
