@@ -1,0 +1,123 @@
+package ptc
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+func TestSafeCallsUnderPromiseAllOverlap(t *testing.T) {
+	d := newFakeDispatcher(&fakeTool{name: "slow", safe: true, delay: 200 * time.Millisecond})
+	sink := &recordingSink{}
+	o := Run(context.Background(), Limits{}, Request{CallID: "c", Tools: d.names(), Dispatcher: d, Sink: sink,
+		Code: `return (await Promise.all([0, 1, 2, 3, 4].map(i => tools.slow({ i })))).length`})
+	if !o.OK() || string(o.Result) != "5" {
+		t.Fatalf("outcome %+v %s", o.Failure, o.Result)
+	}
+	// Every call must have started before any call ended: all five overlap.
+	var lastStart, firstEnd time.Time
+	for i, iv := range d.ran {
+		if i == 0 || iv.start.After(lastStart) {
+			lastStart = iv.start
+		}
+		if i == 0 || iv.end.Before(firstEnd) {
+			firstEnd = iv.end
+		}
+	}
+	if len(d.ran) != 5 || !lastStart.Before(firstEnd) {
+		t.Fatalf("calls did not overlap: %+v", d.ran)
+	}
+	starts := sink.ofType(session.TypePtcDispatchStart)
+	for i, s := range starts {
+		if id := s.(session.PtcDispatch).SubCallID; id != fmt.Sprintf("c:ptc:%d", i+1) {
+			t.Fatalf("start %d is %s: not in submission order", i, id)
+		}
+	}
+	if n := len(sink.ofType(session.TypePtcDispatch)); len(starts) != 5 || n != 5 {
+		t.Fatalf("%d start and %d settle events, want 5 each", len(starts), n)
+	}
+}
+
+func TestUnsafeCallsRunAlone(t *testing.T) {
+	d := newFakeDispatcher(&fakeTool{name: "write", delay: 20 * time.Millisecond})
+	o := runCode(t, d, Limits{}, `await Promise.all([1, 2, 3].map(i => tools.write({ i })))`)
+	if !o.OK() {
+		t.Fatal(o.Failure)
+	}
+	sort.Slice(d.ran, func(i, j int) bool { return d.ran[i].start.Before(d.ran[j].start) })
+	for i := 1; i < len(d.ran); i++ {
+		if d.ran[i].start.Before(d.ran[i-1].end) {
+			t.Fatalf("exclusive calls overlapped: %+v", d.ran)
+		}
+		if d.ran[i].id != fmt.Sprintf("call_1:ptc:%d", i+1) {
+			t.Fatalf("calls started out of order: %+v", d.ran)
+		}
+	}
+}
+
+func TestDispatchEventsCarryIDsArgumentsAndErrors(t *testing.T) {
+	d := echoTools()
+	sink := &recordingSink{}
+	o := Run(context.Background(), Limits{}, Request{CallID: "root", Tools: d.names(), Dispatcher: d, Sink: sink,
+		Code: `console.log("before"); await tools.echo({ a: 1 }); try { await tools.fail({ p: "/x" }) } catch {} console.log("after")`})
+	if !o.OK() {
+		t.Fatal(o.Failure)
+	}
+	var types []string
+	for _, e := range sink.events {
+		types = append(types, e.typ)
+	}
+	want := []string{session.TypePtcLog, session.TypePtcDispatchStart, session.TypePtcDispatch,
+		session.TypePtcDispatchStart, session.TypePtcDispatch, session.TypePtcLog}
+	if fmt.Sprint(types) != fmt.Sprint(want) {
+		t.Fatalf("events %v, want %v", types, want)
+	}
+	settled := sink.events[4].data.(session.PtcDispatch)
+	if settled.SubCallID != "root:ptc:2" || settled.RootCallID != "root" || settled.ParentCallID != "root" ||
+		settled.Arguments != `{"p":"/x"}` || !settled.IsError || settled.Error.Code != tools.CodeInvalidArgs {
+		t.Fatalf("settle event %+v", settled)
+	}
+	if len(o.Calls) != 2 || o.Calls[1].Code != tools.CodeInvalidArgs || !o.Calls[0].Settled {
+		t.Fatalf("calls %+v", o.Calls)
+	}
+}
+
+func TestPendingCallsAreCancelledWhenTheProgramEnds(t *testing.T) {
+	d := newFakeDispatcher(&fakeTool{name: "slow", delay: time.Hour}, &fakeTool{name: "after"})
+	sink := &recordingSink{}
+	o := Run(context.Background(), Limits{}, Request{CallID: "c", Tools: d.names(), Dispatcher: d, Sink: sink,
+		Code: `tools.slow({}).catch(() => {}); tools.after({}).catch(() => {}); return "done"`})
+	if !o.OK() {
+		t.Fatal(o.Failure)
+	}
+	if len(o.Calls) != 2 {
+		t.Fatalf("calls %+v", o.Calls)
+	}
+	if c := o.Calls[0]; !c.Started || !c.IsError || c.Code != tools.CodeAborted {
+		t.Fatalf("running call not aborted: %+v", c)
+	}
+	if c := o.Calls[1]; c.Started || c.Code != tools.CodeAbortedBeforeDispatch {
+		t.Fatalf("queued call started: %+v", c)
+	}
+	if n := len(sink.ofType(session.TypePtcDispatch)); n != 1 {
+		t.Fatalf("%d settle events, want 1 (the started call)", n)
+	}
+}
+
+func TestApprovalWaitPausesTheProgramInPlace(t *testing.T) {
+	release := make(chan struct{})
+	d := newFakeDispatcher(&fakeTool{name: "ask", fn: func(map[string]any) (any, error) {
+		<-release // an approval prompt waiting for the user
+		return "yes", nil
+	}})
+	go func() { time.Sleep(50 * time.Millisecond); close(release) }()
+	o := runCode(t, d, Limits{}, `const a = await tools.ask({}); return a + "!"`)
+	if !o.OK() || string(o.Result) != `"yes!"` {
+		t.Fatalf("%+v %s", o.Failure, o.Result)
+	}
+}
