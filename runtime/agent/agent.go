@@ -16,13 +16,14 @@ import (
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
-// Log is the session's single writer as the loop needs it. Append assigns
-// seq and time, and when durable is true returns only once the event (and
-// everything before it) is on stable storage. Events returns the whole
-// log, including events appended by this process. Append must be safe for
-// concurrent use (tools emit approval events from parallel calls).
+// Log is the session's single writer as the loop needs it; *session.Log
+// implements it. Append buffers; AppendDurable returns once the event and
+// everything before it are on stable storage. Both assign seq and time and
+// must be safe for concurrent use (tools emit approval events from
+// parallel calls). Events returns the whole log, buffered events included.
 type Log interface {
-	Append(ctx context.Context, eventType string, data any, durable bool) (session.Event, error)
+	Append(ctx context.Context, eventType string, data any) (session.Event, error)
+	AppendDurable(ctx context.Context, eventType string, data any) (session.Event, error)
 	Events() []session.Event
 	Sync(ctx context.Context) error
 }
@@ -149,7 +150,11 @@ func (a *Agent) RunTurn(ctx context.Context, input string) (Outcome, error) {
 func (a *Agent) append(ctx context.Context, typ string, data any, durable bool) (session.Event, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	ev, err := a.log.Append(context.WithoutCancel(ctx), typ, data, durable)
+	write := a.log.Append
+	if durable {
+		write = a.log.AppendDurable
+	}
+	ev, err := write(context.WithoutCancel(ctx), typ, data)
 	if err != nil {
 		return ev, fmt.Errorf("could not record %s in the session log: %w", typ, err)
 	}

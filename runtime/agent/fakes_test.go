@@ -20,7 +20,15 @@ type memLog struct {
 	syncs  int
 }
 
-func (l *memLog) Append(_ context.Context, typ string, data any, durable bool) (session.Event, error) {
+func (l *memLog) Append(ctx context.Context, typ string, data any) (session.Event, error) {
+	return l.add(typ, data, false)
+}
+
+func (l *memLog) AppendDurable(ctx context.Context, typ string, data any) (session.Event, error) {
+	return l.add(typ, data, true)
+}
+
+func (l *memLog) add(typ string, data any, durable bool) (session.Event, error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return session.Event{}, err
@@ -197,3 +205,6 @@ func find(events []session.Event, typ string) []session.Event {
 
 var errRateLimited = &llm.Error{Kind: llm.ErrRateLimit, Status: 429, Message: "slow down"}
 var errAuth = &llm.Error{Kind: llm.ErrAuth, Status: 401, Message: "set DEEPSEEK_API_KEY"}
+
+// The session package's Log is the production Log.
+var _ Log = (*session.Log)(nil)

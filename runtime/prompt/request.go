@@ -110,7 +110,7 @@ func BuildRequest(events []session.Event) (llm.Request, error) {
 	if !found {
 		return llm.Request{}, ErrNoHeader
 	}
-	msgs, err := deriveMessages(events)
+	msgs, err := session.DeriveMessages(events)
 	if err != nil {
 		return llm.Request{}, err
 	}
