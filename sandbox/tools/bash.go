@@ -1,0 +1,138 @@
+package sandboxtools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox"
+	"github.com/ptc-dev/ptc/sandbox/proto"
+)
+
+// Bash timeouts.
+const (
+	DefaultBashTimeout = 120 * time.Second
+	MaxBashTimeout     = 600 * time.Second
+)
+
+// BashIn is the bash tool's input.
+type BashIn struct {
+	Command     string `json:"command"`
+	Description string `json:"description"`
+	TimeoutMS   int    `json:"timeout_ms,omitempty"`
+	Workdir     string `json:"workdir,omitempty"`
+	Escalation
+}
+
+// BashOut is the bash tool's value.
+type BashOut struct {
+	ExitCode  int    `json:"exit_code"`
+	Stdout    string `json:"stdout"`
+	Stderr    string `json:"stderr"`
+	Truncated bool   `json:"truncated"`
+	TimedOut  bool   `json:"timed_out"`
+	Host      bool   `json:"host,omitempty"`
+	Note      string `json:"note,omitempty"`
+}
+
+const escalationProps = `,
+    "sandbox_permissions": {"type": "string", "enum": ["read-only", "workspace-write", "danger-full-access"], "description": "Run this one call in a wider sandbox mode (needs the user's approval). Give together with justification."},
+    "justification": {"type": "string", "description": "Why this call needs the wider mode; shown to the user."}`
+
+var bashInSchema = `{
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "minLength": 1, "description": "Shell command to run."},
+    "description": {"type": "string", "description": "Five to ten words saying what the command does."},
+    "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 600000, "description": "Timeout in milliseconds (default 120000)."},
+    "workdir": {"type": "string", "description": "Directory to run in (default: the workspace)."}` + escalationProps + `
+  },
+  "required": ["command", "description"],
+  "additionalProperties": false
+}`
+
+const bashOutSchema = `{
+  "type": "object",
+  "properties": {
+    "exit_code": {"type": "integer"},
+    "stdout": {"type": "string"},
+    "stderr": {"type": "string"},
+    "truncated": {"type": "boolean"},
+    "timed_out": {"type": "boolean"},
+    "host": {"type": "boolean", "description": "true when the command ran on the host, outside the sandbox"},
+    "note": {"type": "string"}
+  },
+  "required": ["exit_code", "stdout", "stderr", "truncated", "timed_out"],
+  "additionalProperties": false
+}`
+
+func (s *set) bash() tools.Tool {
+	spec := tools.Spec{Name: "bash", Description: doc("bash"), InputSchema: []byte(bashInSchema), OutputSchema: []byte(bashOutSchema), Timeout: MaxBashTimeout + 10*time.Second}
+	return tools.New(spec, s.runBash, tools.WithRenderer(func(v any) string { return renderBash(v.(BashOut)) }))
+}
+
+func (s *set) runBash(ctx context.Context, call tools.Call, in BashIn) (BashOut, error) {
+	mode, err := s.mode(ctx, call, in.Escalation)
+	if err != nil {
+		return BashOut{}, err
+	}
+	ws, err := s.workspace(ctx)
+	if err != nil {
+		return BashOut{}, err
+	}
+	timeout := DefaultBashTimeout
+	if in.TimeoutMS > 0 {
+		timeout = min(time.Duration(in.TimeoutMS)*time.Millisecond, MaxBashTimeout)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	o, err := RunCommand(ctx, s.host, ws, mode, in.Command, abs(ws, in.Workdir))
+	if err != nil {
+		return BashOut{}, err
+	}
+	if o.Host {
+		emit(tools.EnvFrom(ctx), session.TypeSandboxMode, session.SandboxMode{Mode: string(mode), Reason: "bash ran on the host: " + in.Description, CallID: call.ID})
+	}
+	return BashOut{ExitCode: o.ExitCode, Stdout: string(o.Stdout), Stderr: string(o.Stderr), Truncated: o.Truncated,
+		TimedOut: o.TimedOut, Host: o.Host, Note: o.Note}, nil
+}
+
+// RunCommand runs one command exactly as the bash tool does: with the
+// host's /bin/bash in danger-full-access, otherwise in a fresh guest shell
+// in workdir. `ptc sh` uses it too.
+func RunCommand(ctx context.Context, host *sandbox.Host, ws string, mode sandbox.Mode, command, workdir string) (sandbox.Outcome, error) {
+	if mode == sandbox.DangerFullAccess {
+		return host.HostShell(ctx, workdir, command)
+	}
+	return host.Run(ctx, ws, mode, proto.Request{Op: proto.OpShell, Command: command, Cwd: workdir})
+}
+
+func renderBash(o BashOut) string {
+	var b strings.Builder
+	if o.Host {
+		b.WriteString("[ran on the host, outside the sandbox]\n")
+	}
+	b.WriteString(o.Stdout)
+	if o.Stderr != "" {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString("[stderr]\n" + o.Stderr)
+	}
+	if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+		b.WriteByte('\n')
+	}
+	if o.ExitCode != 0 {
+		fmt.Fprintf(&b, "[exit code %d]\n", o.ExitCode)
+	}
+	if o.Note != "" {
+		fmt.Fprintf(&b, "[%s]\n", o.Note)
+	}
+	if b.Len() == 0 {
+		return "(no output)"
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

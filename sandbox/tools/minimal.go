@@ -1,0 +1,235 @@
+package sandboxtools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox"
+	"github.com/ptc-dev/ptc/sandbox/proto"
+)
+
+// ShellIn is the persistent shell tool's input.
+type ShellIn struct {
+	Command string `json:"command"`
+}
+
+const shellInSchema = `{
+  "type": "object",
+  "properties": {"command": {"type": "string", "minLength": 1, "description": "Shell command; cd and variables persist between calls."}},
+  "required": ["command"],
+  "additionalProperties": false
+}`
+
+func (s *set) shell() tools.Tool {
+	spec := tools.Spec{Name: "shell", Description: doc("shell"), InputSchema: []byte(shellInSchema), OutputSchema: []byte(bashOutSchema), Timeout: DefaultBashTimeout}
+	return tools.New(spec, s.runShell, tools.WithRenderer(func(v any) string { return renderBash(v.(BashOut)) }))
+}
+
+func (s *set) runShell(ctx context.Context, _ tools.Call, in ShellIn) (BashOut, error) {
+	sh, err := s.sessionShell(ctx)
+	if err != nil {
+		return BashOut{}, err
+	}
+	o, err := sh.Run(ctx, in.Command)
+	if err != nil {
+		return BashOut{}, err
+	}
+	return BashOut{ExitCode: o.ExitCode, Stdout: string(o.Stdout), Stderr: string(o.Stderr), Truncated: o.Truncated, TimedOut: o.TimedOut, Note: o.Note}, nil
+}
+
+func (s *set) sessionShell(ctx context.Context) (*sandbox.Shell, error) {
+	ws, err := s.workspace(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sid := tools.EnvFrom(ctx).SessionID
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sh, ok := s.shells[sid]; ok {
+		return sh, nil
+	}
+	mode := s.cfg.Mode
+	if mode == sandbox.DangerFullAccess {
+		mode = sandbox.WorkspaceWrite
+	}
+	sh, err := s.host.NewShell(ws, mode)
+	if err != nil {
+		return nil, err
+	}
+	s.shells[sid] = sh
+	return sh, nil
+}
+
+// EditorIn is str_replace_editor's input.
+type EditorIn struct {
+	Command    string `json:"command"`
+	Path       string `json:"path"`
+	FileText   string `json:"file_text,omitempty"`
+	OldStr     string `json:"old_str,omitempty"`
+	NewStr     string `json:"new_str,omitempty"`
+	InsertLine *int   `json:"insert_line,omitempty"`
+	ViewRange  []int  `json:"view_range,omitempty"`
+}
+
+const editorInSchema = `{
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "enum": ["view", "create", "str_replace", "insert", "undo_edit"]},
+    "path": {"type": "string", "minLength": 1, "description": "File path (absolute, or relative to the workspace)."},
+    "file_text": {"type": "string", "description": "create: the file's content."},
+    "old_str": {"type": "string", "description": "str_replace: exact text to replace (must be unique)."},
+    "new_str": {"type": "string", "description": "str_replace: replacement; insert: text to insert."},
+    "insert_line": {"type": "integer", "minimum": 0, "description": "insert: insert after this line (0 = at the top)."},
+    "view_range": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2, "description": "view: [first, last] line, last -1 = to the end."}
+  },
+  "required": ["command", "path"],
+  "additionalProperties": false
+}`
+
+const editorOutSchema = `{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}`
+
+// EditorOut is str_replace_editor's value.
+type EditorOut struct {
+	Text string `json:"text"`
+}
+
+type undoEntry struct{ content string }
+
+func (s *set) editor() tools.Tool {
+	spec := tools.Spec{Name: "str_replace_editor", Description: doc("str_replace_editor"), InputSchema: []byte(editorInSchema), OutputSchema: []byte(editorOutSchema)}
+	return tools.New(spec, s.runEditor, tools.WithRenderer(func(v any) string { return v.(EditorOut).Text }))
+}
+
+func (s *set) runEditor(ctx context.Context, call tools.Call, in EditorIn) (EditorOut, error) {
+	ws, err := s.workspace(ctx)
+	if err != nil {
+		return EditorOut{}, err
+	}
+	p := abs(ws, in.Path)
+	switch in.Command {
+	case "view":
+		r := ReadIn{FilePath: p}
+		if len(in.ViewRange) == 2 {
+			r.Offset = max(in.ViewRange[0], 1)
+			if in.ViewRange[1] > 0 {
+				r.Limit = max(in.ViewRange[1]-r.Offset+1, 1)
+			}
+		}
+		o, err := s.runRead(ctx, call, r)
+		return EditorOut{renderRead(o)}, err
+	case "create":
+		old, _ := s.wholeFile(ctx, p)
+		o, err := s.fileOp(ctx, s.cfg.Mode, proto.OpWrite, proto.FileRequest{Path: p, Content: in.FileText})
+		if err != nil {
+			return EditorOut{}, err
+		}
+		s.pushUndo(ctx, p, old)
+		s.afterChange(ctx, p, o)
+		return EditorOut{fmt.Sprintf("Created %s.", p)}, nil
+	case "str_replace":
+		if in.OldStr == "" {
+			return EditorOut{}, tools.Errorf(tools.CodeInvalidArgs, "str_replace needs old_str")
+		}
+		old, err := s.wholeFile(ctx, p)
+		if err != nil {
+			return EditorOut{}, err
+		}
+		o, err := s.fileOp(ctx, s.cfg.Mode, proto.OpEdit, proto.FileRequest{Path: p, OldString: in.OldStr, NewString: in.NewStr})
+		if err != nil {
+			return EditorOut{}, err
+		}
+		s.pushUndo(ctx, p, old)
+		s.afterChange(ctx, p, o)
+		return EditorOut{fmt.Sprintf("Replaced the text in %s.", p)}, nil
+	case "insert":
+		if in.InsertLine == nil {
+			return EditorOut{}, tools.Errorf(tools.CodeInvalidArgs, "insert needs insert_line")
+		}
+		old, err := s.wholeFile(ctx, p)
+		if err != nil {
+			return EditorOut{}, err
+		}
+		lines := strings.SplitAfter(old, "\n")
+		if lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		at := *in.InsertLine
+		if at > len(lines) {
+			return EditorOut{}, tools.Errorf(tools.CodeInvalidArgs, "insert_line %d is past the end of %s (%d lines)", at, p, len(lines))
+		}
+		text := in.NewStr
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		content := strings.Join(lines[:at], "") + text + strings.Join(lines[at:], "")
+		o, err := s.fileOp(ctx, s.cfg.Mode, proto.OpWrite, proto.FileRequest{Path: p, Content: content})
+		if err != nil {
+			return EditorOut{}, err
+		}
+		s.pushUndo(ctx, p, old)
+		s.afterChange(ctx, p, o)
+		return EditorOut{fmt.Sprintf("Inserted after line %d of %s.", at, p)}, nil
+	case "undo_edit":
+		prev, ok := s.popUndo(ctx, p)
+		if !ok {
+			return EditorOut{}, tools.Errorf(tools.CodeToolFailed, "no edit of %s to undo", p)
+		}
+		o, err := s.fileOp(ctx, s.cfg.Mode, proto.OpWrite, proto.FileRequest{Path: p, Content: prev})
+		if err != nil {
+			return EditorOut{}, err
+		}
+		s.afterChange(ctx, p, o)
+		return EditorOut{fmt.Sprintf("Undid the last edit of %s.", p)}, nil
+	}
+	return EditorOut{}, tools.Errorf(tools.CodeInvalidArgs, "unknown command %q", in.Command)
+}
+
+// wholeFile reads a file's full text through the guest, page by page.
+func (s *set) wholeFile(ctx context.Context, p string) (string, error) {
+	var b strings.Builder
+	offset := 1
+	for {
+		resp, err := s.fileOp(ctx, s.cfg.Mode, proto.OpRead, proto.FileRequest{Path: p, Offset: offset, Limit: ReadMaxLines, MaxBytes: 4 << 20})
+		if err != nil {
+			return "", err
+		}
+		for _, l := range resp.Lines {
+			b.WriteString(l.Text + "\n")
+			offset = l.N + 1
+		}
+		if len(resp.Lines) == 0 || offset > resp.TotalLine {
+			return b.String(), nil
+		}
+	}
+}
+
+func (s *set) afterChange(ctx context.Context, p string, o proto.FileResponse) {
+	if o.Stat != nil {
+		s.remember(ctx, p, o.Stat.SHA256)
+	}
+}
+
+func (s *set) undoKey(ctx context.Context, p string) string {
+	return tools.EnvFrom(ctx).SessionID + "\x00" + p
+}
+
+func (s *set) pushUndo(ctx context.Context, p, content string) {
+	k := s.undoKey(ctx, p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.undo[k] = append(s.undo[k], undoEntry{content})
+}
+
+func (s *set) popUndo(ctx context.Context, p string) (string, bool) {
+	k := s.undoKey(ctx, p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.undo[k]
+	if len(st) == 0 {
+		return "", false
+	}
+	s.undo[k] = st[:len(st)-1]
+	return st[len(st)-1].content, true
+}

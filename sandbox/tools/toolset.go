@@ -1,0 +1,242 @@
+package sandboxtools
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox"
+	"github.com/ptc-dev/ptc/sandbox/proto"
+)
+
+//go:embed *.md
+var docs embed.FS
+
+func doc(name string) string {
+	b, err := docs.ReadFile(name + ".md")
+	if err != nil {
+		panic("sandboxtools: missing description " + name + ".md")
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Config is the sandbox policy the tools run under. It is copied by All
+// and Minimal and never changes after.
+type Config struct {
+	// Workspace is the absolute workspace directory; "" means the
+	// Workspace of the tools.Env on each call's context.
+	Workspace string
+	// Mode is the sandbox mode in force ("" = sandbox.DefaultMode).
+	Mode sandbox.Mode
+	// Approval decides escalation requests (sandbox_permissions): under
+	// tools.PolicyNever they are denied without asking. "" means ask.
+	Approval tools.Policy
+}
+
+// set is the shared state of one tool set: the host, the policy and the
+// per-session record of file contents the model has read.
+type set struct {
+	host *sandbox.Host
+	cfg  Config
+
+	mu     sync.Mutex
+	seen   map[string]map[string]string // session → path → sha256 at last read/write
+	shells map[string]*sandbox.Shell    // session → persistent shell (minimal)
+	undo   map[string][]undoEntry       // session+path → previous contents
+}
+
+func newSet(host *sandbox.Host, cfg Config) *set {
+	if cfg.Mode == "" {
+		cfg.Mode = sandbox.DefaultMode
+	}
+	if cfg.Approval == "" {
+		cfg.Approval = tools.PolicyAsk
+	}
+	return &set{host: host, cfg: cfg, seen: map[string]map[string]string{},
+		shells: map[string]*sandbox.Shell{}, undo: map[string][]undoEntry{}}
+}
+
+// All returns the standard tools: bash, read, write, edit, glob, grep.
+func All(host *sandbox.Host, cfg Config) []tools.Tool {
+	s := newSet(host, cfg)
+	return []tools.Tool{s.bash(), s.read(), s.write(), s.edit(), s.glob(), s.grep()}
+}
+
+// Minimal returns the minimal preset's tools: a persistent shell and
+// str_replace_editor.
+func Minimal(host *sandbox.Host, cfg Config) []tools.Tool {
+	s := newSet(host, cfg)
+	return []tools.Tool{s.shell(), s.editor()}
+}
+
+// ByName returns one tool of either set by name.
+func ByName(host *sandbox.Host, cfg Config, name string) (tools.Tool, bool) {
+	for _, t := range append(All(host, cfg), Minimal(host, cfg)...) {
+		if t.Spec().Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+func (s *set) workspace(ctx context.Context) (string, error) {
+	ws := s.cfg.Workspace
+	if ws == "" {
+		ws = tools.EnvFrom(ctx).Workspace
+	}
+	if ws == "" || !filepath.IsAbs(ws) {
+		return "", fmt.Errorf("sandboxtools: no absolute workspace configured (got %q)", ws)
+	}
+	return filepath.Clean(ws), nil
+}
+
+// abs resolves a model-given path against the workspace. Confinement is
+// the guest mount's job; this only makes relative paths absolute.
+func abs(ws, p string) string {
+	if p == "" {
+		return ws
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(ws, p)
+}
+
+// fileOp runs one file op in the guest and decodes its answer.
+func (s *set) fileOp(ctx context.Context, mode sandbox.Mode, op string, req proto.FileRequest) (proto.FileResponse, error) {
+	ws, err := s.workspace(ctx)
+	if err != nil {
+		return proto.FileResponse{}, err
+	}
+	if mode == sandbox.DangerFullAccess {
+		mode = sandbox.WorkspaceWrite // file ops never leave the guest
+	}
+	req.Path = abs(ws, req.Path)
+	o, err := s.host.Run(ctx, ws, mode, proto.Request{Op: op, File: &req})
+	if err != nil {
+		return proto.FileResponse{}, err
+	}
+	if o.TimedOut {
+		return proto.FileResponse{}, tools.Errorf(tools.CodeToolTimeout, "the %s of %s timed out", op, req.Path)
+	}
+	var resp proto.FileResponse
+	if err := json.Unmarshal(o.Stdout, &resp); err != nil || o.ExitCode != 0 {
+		return resp, &sandbox.GuestError{Err: fmt.Errorf("%s answered exit %d, %q: %v", op, o.ExitCode, truncate(string(o.Stdout)+string(o.Stderr), 300), err)}
+	}
+	if resp.Error != nil {
+		return resp, fileError(req.Path, resp.Error)
+	}
+	return resp, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// fileError turns a guest file error into a tool failure the model can act on.
+func fileError(p string, e *proto.FileError) *tools.Error {
+	switch e.Code {
+	case proto.ErrStale:
+		return tools.Errorf(tools.CodeToolFailed, "%s changed since you last read it; read it again before changing it", p)
+	case proto.ErrNotUnique:
+		return tools.Errorf(tools.CodeToolFailed, "old_string matches %d times in %s; add surrounding lines to make it unique, or set replace_all", e.Count, p)
+	case proto.ErrExists:
+		return tools.Errorf(tools.CodeToolFailed, "%s already exists; read it first, then write or edit it", p)
+	case proto.ErrPermission:
+		return tools.Errorf(tools.CodeSandboxDenied, "%s: %s (the sandbox does not allow this in its current mode)", p, e.Message)
+	}
+	return tools.Errorf(tools.CodeToolFailed, "%s", e.Message)
+}
+
+func (s *set) remember(ctx context.Context, p, sum string) {
+	sid := tools.EnvFrom(ctx).SessionID
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.seen[sid]
+	if m == nil {
+		m = map[string]string{}
+		s.seen[sid] = m
+	}
+	if sum == "" {
+		delete(m, p)
+		return
+	}
+	m[p] = sum
+}
+
+func (s *set) lastSeen(ctx context.Context, p string) (string, bool) {
+	sid := tools.EnvFrom(ctx).SessionID
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sum, ok := s.seen[sid][p]
+	return sum, ok
+}
+
+// Escalation is the optional pair a bash, write or edit call may carry to
+// run once in a wider sandbox mode.
+type Escalation struct {
+	SandboxPermissions string `json:"sandbox_permissions,omitempty"`
+	Justification      string `json:"justification,omitempty"`
+}
+
+// mode decides the mode a call runs in, asking for approval when the call
+// requests escalation. A refusal is a tool failure (INVALID_ARGS or
+// SANDBOX_DENIED).
+func (s *set) mode(ctx context.Context, call tools.Call, esc Escalation) (sandbox.Mode, error) {
+	if esc.SandboxPermissions == "" && esc.Justification == "" {
+		return s.cfg.Mode, nil
+	}
+	if esc.SandboxPermissions == "" || strings.TrimSpace(esc.Justification) == "" {
+		return "", tools.Errorf(tools.CodeInvalidArgs, "sandbox_permissions and justification go together: give both or neither")
+	}
+	want, err := sandbox.ParseMode(esc.SandboxPermissions)
+	if err != nil {
+		return "", tools.Errorf(tools.CodeInvalidArgs, "%v", err)
+	}
+	if !want.WiderThan(s.cfg.Mode) {
+		return "", tools.Errorf(tools.CodeInvalidArgs, "sandbox_permissions %q is not wider than the current mode %q; drop it", want, s.cfg.Mode)
+	}
+	env := tools.EnvFrom(ctx)
+	decided := func(decision, by, why string) {
+		emit(env, session.TypeApprovalDecided, session.ApprovalDecided{CallID: call.ID, Name: call.Name, Decision: decision, By: by, Reason: why})
+	}
+	if s.cfg.Approval == tools.PolicyNever {
+		decided(tools.AnswerDeny, "policy", "approval policy is never")
+		return "", tools.Errorf(tools.CodeSandboxDenied, "running in %s needs approval and the approval policy is never; do the task within %s", want, s.cfg.Mode)
+	}
+	reason := fmt.Sprintf("escalate to %s: %s", want, esc.Justification)
+	emit(env, session.TypeApprovalAsked, session.ApprovalAsked{CallID: call.ID, Name: call.Name, Arguments: call.Raw, Reason: reason})
+	if env.Answerer == nil {
+		decided(tools.AnswerDeny, "policy", "no answerer")
+		return "", tools.Errorf(tools.CodeSandboxDenied, "running in %s needs approval and nobody can be asked; do the task within %s", want, s.cfg.Mode)
+	}
+	answer, err := env.Answerer.Ask(ctx, tools.Question{Kind: "approval", CallID: call.ID, Tool: call.Name, Args: call.Raw,
+		Text:    fmt.Sprintf("Allow this %s call to run in %s (current mode %s)? Reason given: %s", call.Name, want, s.cfg.Mode, esc.Justification),
+		Options: []string{tools.AnswerAllowOnce, tools.AnswerDeny}})
+	if err != nil || answer != tools.AnswerAllowOnce {
+		why := "user"
+		if err != nil {
+			why = err.Error()
+		}
+		decided(tools.AnswerDeny, "user", why)
+		return "", tools.Errorf(tools.CodeSandboxDenied, "the escalation to %s was not approved; do the task within %s or ask the user", want, s.cfg.Mode)
+	}
+	decided(tools.AnswerAllowOnce, "user", "")
+	emit(env, session.TypeSandboxMode, session.SandboxMode{Mode: string(want), Reason: "approved for this call only: " + esc.Justification, CallID: call.ID})
+	return want, nil
+}
+
+func emit(env *tools.Env, typ string, data any) {
+	if env.Sink != nil {
+		_ = env.Sink.Emit(typ, data)
+	}
+}
