@@ -65,16 +65,22 @@ func build(tools []Tool) (*model, error) {
 			tm.out = c.convertDoc(out, tm.outHint, pascal(t.Name), &tm.notes)
 		}
 		m.tools = append(m.tools, tm)
+		c.drain()
 	}
+	m.named = c.named
+	breakCycles(m.named)
+	return m, nil
+}
+
+// drain converts the named types found so far, and those they reach, so
+// that each tool's definitions are named before the next tool's.
+func (c *converter) drain() {
 	for len(c.pending) > 0 {
 		p := c.pending[0]
 		c.pending = c.pending[1:]
 		p.n.doc = docLines(p.v)
 		p.n.t = c.body(p.d, p.v, p.ptr, 0, &p.n.doc)
 	}
-	m.named = c.named
-	breakCycles(m.named)
-	return m, nil
 }
 
 func loadDoc(raw []byte, dflt, tool, where string) (*value, error) {

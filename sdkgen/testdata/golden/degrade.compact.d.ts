@@ -1,0 +1,49 @@
+/** Any JSON value. */
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** A failed tool call rejects with this error. */
+declare class ToolCallError extends Error {
+  /** Name of the tool that failed. */
+  readonly toolName: string;
+  /** Stable error code, such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
+  readonly code: string;
+}
+
+/**
+ * The tools, as async functions. Call a tool whose name is not an identifier
+ * with brackets: tools["my-tool"](args).
+ */
+declare const tools: {
+  /** true and false as whole schemas. */
+  boolean_schemas(args: JsonValue): Promise<never>;
+
+  /** A draft-04 schema. */
+  draft4(args: {
+    /** Minimum: 0. */
+    n: number;
+    t?: [string?];
+  }): Promise<JsonValue>;
+
+  /** A tool without an input schema. */
+  no_schema(args?: {
+    [key: string]: JsonValue;
+  }): Promise<JsonValue>;
+
+  /** Keywords no type can say degrade one node, never the tool. */
+  unexpressible(args: {
+    /** The not keyword is not expressed in this type. */
+    not_null?: JsonValue;
+    /** The if keyword is not expressed in this type. */
+    conditional?: {
+      a?: number;
+      b?: string;
+    };
+    /** $ref https://example.com/schemas/thing.json is not a local reference this generator resolves; typed as any JSON value. */
+    remote?: JsonValue;
+    /** $ref #/$defs/Nope is not a local reference this generator resolves; typed as any JSON value. */
+    missing?: JsonValue;
+    /** The $dynamicRef keyword is not expressed in this type. */
+    dynamic?: JsonValue;
+    fine: string;
+  }): Promise<JsonValue>;
+};

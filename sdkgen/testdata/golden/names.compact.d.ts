@@ -1,0 +1,68 @@
+/** Any JSON value. */
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+declare namespace ToolTypes {
+  export type Error = {
+    message?: string;
+  };
+
+  export type Node = string;
+
+  export type ErrorJsonValue = number;
+}
+
+/** A failed tool call rejects with this error. */
+declare class ToolCallError extends Error {
+  /** Name of the tool that failed. */
+  readonly toolName: string;
+  /** Stable error code, such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
+  readonly code: string;
+}
+
+/**
+ * The tools, as async functions. Call a tool whose name is not an identifier
+ * with brackets: tools["my-tool"](args).
+ */
+declare const tools: {
+  /** Leading digit. */
+  "123go"(args?: {
+    [key: string]: JsonValue;
+  }): Promise<JsonValue>;
+
+  /** Named like a global. */
+  Error(args?: {
+    e?: ToolTypes.Error;
+    n?: ToolTypes.Node;
+    j?: ToolTypes.ErrorJsonValue;
+  }): Promise<JsonValue>;
+
+  /** Leading underscore. */
+  _private(args?: {
+    [key: string]: JsonValue;
+  }): Promise<JsonValue>;
+
+  /** A Python keyword. */
+  class(args: {
+    from: string;
+  }): Promise<JsonValue>;
+
+  /** A reserved word: legal as a TypeScript member, a keyword in Python? No, but class is. */
+  delete(args?: {
+    [key: string]: JsonValue;
+  }): Promise<JsonValue>;
+
+  /** Dots and dashes. */
+  "my-mcp.tool"(args?: {
+    x?: string;
+  }): Promise<JsonValue>;
+
+  /** Would collide with my-mcp.tool if names were rewritten. */
+  my_mcp_tool(args: {
+    y: string;
+  }): Promise<JsonValue>;
+
+  /** Ends a comment: *\/ and has "quotes". */
+  "with space"(args?: {
+    [key: string]: JsonValue;
+  }): Promise<JsonValue>;
+};

@@ -1,0 +1,103 @@
+/** Any JSON value. */
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+declare namespace ToolTypes {
+  export type Item = string;
+
+  export type Old = boolean;
+
+  export type A = B;
+
+  export type L = L[];
+
+  /** A reference cycle without an object in between was cut here; that member is typed as any JSON value. */
+  export type B = JsonValue | string;
+
+  /** Query */
+  export type Query = {
+    filter: Filter;
+    /**
+     * Limit
+     * @default 10
+     */
+    limit?: number;
+  };
+
+  export type Row = {
+    cells: (string | number | null)[];
+  };
+
+  /** Filter */
+  export type Filter = {
+    and: Filter[];
+  } | {
+    field: string;
+    equals?: string | null;
+  };
+
+  export type TreeArgs = {
+    root?: TreeArgsRoot;
+    legacy?: Leaf;
+    copy_of_root?: TreeArgsRoot;
+    self?: TreeArgs;
+    escaped?: AB;
+  };
+
+  /** A tree node. */
+  export type Node = {
+    value: number;
+    children?: Node[];
+    parent?: Node | null;
+  };
+
+  export type TreeArgsRoot = Node;
+
+  export type Leaf = {
+    label: string;
+  };
+
+  /** Key with a slash. */
+  export type AB = string;
+
+  export type TreeAgainLeaf = number;
+}
+
+/** A failed tool call rejects with this error. */
+declare class ToolCallError extends Error {
+  /** Name of the tool that failed. */
+  readonly toolName: string;
+  /** Stable error code, such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
+  readonly code: string;
+}
+
+/**
+ * The tools, as async functions. Call a tool whose name is not an identifier
+ * with brackets: tools["my-tool"](args).
+ */
+declare const tools: {
+  /** $anchor and draft-07 #id references. */
+  anchors(args?: {
+    a?: ToolTypes.Item;
+    b?: ToolTypes.Old;
+  }): Promise<JsonValue>;
+
+  /** Reference cycles with no object in between are cut. */
+  cycles(args?: {
+    a?: ToolTypes.A;
+    list?: ToolTypes.L;
+  }): Promise<JsonValue>;
+
+  /** A root $ref with definitions, as pydantic v1 and FastMCP emit. */
+  pydantic_style(args: ToolTypes.Query): Promise<{
+    result: ToolTypes.Row | null;
+  }>;
+
+  /** Recursion through $defs, a # pointer and a #/properties pointer. */
+  tree(args: ToolTypes.TreeArgs): Promise<ToolTypes.Node>;
+
+  /** Shares the identical Node definition; defines a different Leaf. */
+  tree_again(args?: {
+    node?: ToolTypes.Node;
+    leaf?: ToolTypes.TreeAgainLeaf;
+  }): Promise<JsonValue>;
+};
