@@ -1,16 +1,76 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ptc-dev/ptc/sandbox"
+	sandboxtools "github.com/ptc-dev/ptc/sandbox/tools"
 )
 
-// TODO(owner): replace this placeholder with the real command.
+// newShCmd is `ptc sh`: one command run exactly as the bash tool runs it,
+// with its output printed and its exit code returned.
 func newShCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "sh COMMAND",
-		Short: "not implemented yet",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("ptc sh: not implemented yet") },
+	var workspace, mode string
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "sh [--workspace DIR] [--sandbox MODE] [--timeout D] 'COMMAND'",
+		Short: "Run one shell command in the sandbox, as the bash tool would",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := sandbox.ParseMode(mode)
+			if err != nil {
+				return err
+			}
+			ws, err := shWorkspace(workspace)
+			if err != nil {
+				return err
+			}
+			host := sandbox.NewHost(sandbox.Config{PoolSize: -1})
+			host.Warm()
+			defer host.Close(context.Background())
+			ctx, cancel := context.WithTimeout(c.Context(), timeout)
+			defer cancel()
+			o, err := sandboxtools.RunCommand(ctx, host, ws, m, args[0], ws)
+			if err != nil {
+				return err
+			}
+			os.Stdout.Write(o.Stdout)
+			os.Stderr.Write(o.Stderr)
+			if o.Note != "" {
+				fmt.Fprintf(os.Stderr, "ptc sh: %s\n", o.Note)
+			}
+			if o.ExitCode != 0 {
+				return exitError{code: o.ExitCode & 0xff}
+			}
+			return nil
+		},
 	}
+	cmd.Flags().StringVar(&workspace, "workspace", "", "workspace directory (default: the current directory)")
+	cmd.Flags().StringVar(&mode, "sandbox", string(sandbox.DefaultMode), "sandbox mode: read-only, workspace-write or danger-full-access")
+	cmd.Flags().DurationVar(&timeout, "timeout", sandboxtools.DefaultBashTimeout, "stop the command after this long")
+	return cmd
+}
+
+func shWorkspace(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		dir = wd
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return "", fmt.Errorf("workspace %s is not a directory", dir)
+	}
+	return filepath.EvalSymlinks(dir)
 }
