@@ -108,7 +108,7 @@ func TestToolCallsAreRecordedInModelOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"turn/start", "step/start", "user/message", "request/header", "assistant/message",
-		"tool/call", "tool/result", "tool/call", "tool/result", "tool/call", "tool/result", "step/end",
+		"tool/call", "tool/call", "tool/call", "tool/result", "tool/result", "tool/result", "step/end",
 		"step/start", "assistant/message", "step/end", "turn/end"}
 	if got := log.types(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("events = %v\nwant %v", got, want)
@@ -250,7 +250,7 @@ func TestCancellation(t *testing.T) {
 		p := &fakeProvider{replies: []reply{{calls: []llm.ToolCall{
 			{ID: "c1", Name: "slow", Arguments: `{"n":1}`}, {ID: "c2", Name: "slow", Arguments: `{"n":2}`}}}}}
 		log := &memLog{}
-		a := newTestAgent(t, p, log, func(c *Config) { c.Tools = Sequential{echoTool{name: "slow", gate: gate, entered: entered}} })
+		a := newTestAgent(t, p, log, func(c *Config) { c.Tools = runnerOf(t, echoTool{name: "slow", exclusive: true, gate: gate, entered: entered}) })
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-entered; cancel(); close(gate) }()
 		out, err := a.RunTurn(ctx, "go")
@@ -259,7 +259,8 @@ func TestCancellation(t *testing.T) {
 		}
 		results := find(log.Events(), session.TypeToolResult)
 		first, second := decode[session.ToolResult](t, results[0]), decode[session.ToolResult](t, results[1])
-		if first.IsError || second.Error == nil || second.Error.Code != tools.CodeAbortedBeforeDispatch {
+		drained := first.Error == nil || first.Error.Code != tools.CodeAbortedBeforeDispatch
+		if !drained || second.Error == nil || second.Error.Code != tools.CodeAbortedBeforeDispatch {
 			t.Fatalf("results = %+v / %+v", first, second)
 		}
 		if len(find(log.Events(), session.TypeToolCall)) != 2 || out.Reason != session.ReasonAborted {

@@ -131,7 +131,8 @@ func (p *fakeProvider) Stream(ctx context.Context, req llm.Request, onChunk func
 
 // echoTool returns its arguments; when gate is set it blocks on it first.
 type echoTool struct {
-	name    string
+	name      string
+	exclusive bool
 	gate    chan struct{}
 	entered chan struct{}
 }
@@ -139,7 +140,7 @@ type echoTool struct {
 func (t echoTool) Spec() tools.Spec {
 	return tools.Spec{Name: t.name, Description: "echo", InputSchema: json.RawMessage(`{"type": "object"}`)}
 }
-func (echoTool) ConcurrencySafe(json.RawMessage) bool { return true }
+func (t echoTool) ConcurrencySafe(json.RawMessage) bool { return !t.exclusive }
 func (t echoTool) Execute(ctx context.Context, c tools.Call) (any, error) {
 	if t.entered != nil {
 		t.entered <- struct{}{}
@@ -170,7 +171,7 @@ func newTestAgent(t *testing.T, p *fakeProvider, log *memLog, mut func(*Config))
 	n := 0
 	cfg := Config{
 		Provider: p, Model: "m", System: "You are a test.",
-		Tools: Sequential{echoTool{name: "echo"}},
+		Tools: runnerOf(t, echoTool{name: "echo"}),
 		NewID: func() string { n++; return fmt.Sprintf("id%d", n) },
 		Sleep: (&sleepRecorder{}).sleep,
 	}
@@ -208,3 +209,13 @@ var errAuth = &llm.Error{Kind: llm.ErrAuth, Status: 401, Message: "set DEEPSEEK_
 
 // The session package's Log is the production Log.
 var _ Log = (*session.Log)(nil)
+
+// runnerOf builds the real tool runtime over ts, natively presented.
+func runnerOf(t *testing.T, ts ...tools.Tool) ToolRunner {
+	t.Helper()
+	reg, err := tools.NewRegistry(tools.PresentNative, ts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever}))
+}

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -11,31 +10,25 @@ import (
 )
 
 // ToolRunner is what the loop needs from the tool runtime: the wire specs
-// of the visible tools and a scheduler for the calls of one step.
-//
-// RunStep runs calls (in model order) and reports through obs. Started
-// must be called for a call before its body runs, and the body must not
-// run if Started fails; Finished must be called exactly once per call, in
-// model order, whatever order the bodies finish in. On ctx cancellation
-// started calls drain and finish normally; calls not started may be
-// reported with ABORTED_BEFORE_DISPATCH results or left out (the loop
-// fills in synthetic pairs for anything not finished). A Go error means
-// the scheduler itself broke.
+// of the visible tools and the scheduler for the calls of one step, with
+// the contract of tools.Runner.RunStep (CallStarted before each body, in
+// model order; CallFinished in model order; ABORTED_BEFORE_DISPATCH for
+// calls cancelled before they started). FromRunner adapts a tools.Runner.
 type ToolRunner interface {
 	Specs() []llm.ToolSpec
-	RunStep(ctx context.Context, calls []tools.Call, obs StepObserver) error
+	RunStep(ctx context.Context, calls []tools.Call, obs tools.StepObserver) []tools.Result
 }
 
-// StepObserver records the calls of a step in the session log.
-type StepObserver interface {
-	// Started records tool/call durably; the body may run once it returns nil.
-	Started(call tools.Call) error
-	// Finished records tool/result.
-	Finished(res tools.Result) error
-}
+// FromRunner presents a tools.Runner as the loop's ToolRunner; the wire
+// specs are those of its registry's presentation.
+func FromRunner(r *tools.Runner) ToolRunner { return runner{r} }
 
-// runTools runs the step's calls through the ToolRunner and makes sure
-// every call ends with a tool/call + tool/result pair in the log.
+type runner struct{ *tools.Runner }
+
+func (r runner) Specs() []llm.ToolSpec { return r.Registry().WireSpecs() }
+
+// runTools runs the step's calls and makes sure every call ends with a
+// tool/call + tool/result pair in the log, in model order.
 func (a *Agent) runTools(ctx context.Context, turn, step int, calls []llm.ToolCall) error {
 	rec := &recorder{a: a, ctx: ctx, turn: turn, step: step, started: map[string]bool{}, finished: map[string]bool{}}
 	batch := make([]tools.Call, len(calls))
@@ -43,18 +36,7 @@ func (a *Agent) runTools(ctx context.Context, turn, step int, calls []llm.ToolCa
 		batch[i] = tools.Call{ID: c.ID, Name: c.Name, Raw: c.Arguments, Args: parseArgs(c.Arguments), Turn: turn, Step: step}
 	}
 	if a.cfg.Tools != nil {
-		env := a.cfg.Env
-		if env == nil {
-			env = &tools.Env{}
-		}
-		if env.Sink == nil {
-			e := *env
-			e.Sink = a
-			env = &e
-		}
-		if err := a.cfg.Tools.RunStep(tools.WithEnv(ctx, env), batch, rec); err != nil {
-			return err
-		}
+		a.cfg.Tools.RunStep(tools.WithEnv(ctx, a.env()), batch, rec)
 	}
 	if rec.err != nil {
 		return rec.err
@@ -63,23 +45,31 @@ func (a *Agent) runTools(ctx context.Context, turn, step int, calls []llm.ToolCa
 		if rec.finished[c.ID] {
 			continue
 		}
-		res := unfinished(ctx, c, a.cfg.Tools == nil)
 		if !rec.started[c.ID] {
-			if err := rec.Started(c); err != nil {
-				return err
-			}
+			rec.CallStarted(c)
 		}
-		if err := rec.Finished(res); err != nil {
-			return err
-		}
+		rec.CallFinished(c, unfinished(ctx, c, a.cfg.Tools == nil))
 	}
-	return nil
+	return rec.err
+}
+
+// env is the tools.Env handed to tool bodies, its Sink defaulting to the
+// session log.
+func (a *Agent) env() *tools.Env {
+	env := tools.Env{}
+	if a.cfg.Env != nil {
+		env = *a.cfg.Env
+	}
+	if env.Sink == nil {
+		env.Sink = a
+	}
+	return &env
 }
 
 // unfinished is the synthetic result of a call the runner did not finish.
 func unfinished(ctx context.Context, c tools.Call, noTools bool) tools.Result {
 	if ctx.Err() != nil || !noTools {
-		return tools.Failure(c, tools.Errorf(tools.CodeAbortedBeforeDispatch, "tool call aborted before dispatch"))
+		return tools.AbortedBeforeDispatch(c)
 	}
 	return tools.Failure(c, tools.Errorf(tools.CodeUnknownTool, "unknown tool %q: no tools are available in this session", c.Name))
 }
@@ -96,50 +86,35 @@ func parseArgs(raw string) json.RawMessage {
 	return json.RawMessage(raw)
 }
 
-// recorder is the StepObserver backed by the agent's log.
+// recorder is the tools.StepObserver backed by the agent's log. The
+// runner never calls it concurrently. A log failure is kept and reported
+// once the step is over.
 type recorder struct {
 	a          *Agent
 	ctx        context.Context
 	turn, step int
 
-	mu       sync.Mutex
 	started  map[string]bool
 	finished map[string]bool
 	err      error
 }
 
-func (r *recorder) Started(c tools.Call) error {
+func (r *recorder) CallStarted(c tools.Call) {
 	data := session.ToolCall{Turn: r.turn, Step: r.step, CallID: c.ID, Name: c.Name, Arguments: c.Raw}
-	_, err := r.a.append(r.ctx, session.TypeToolCall, data, true)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err != nil {
-		r.setErr(err)
-		return err
+	if _, err := r.a.append(r.ctx, session.TypeToolCall, data, true); err != nil && r.err == nil {
+		r.err = err
 	}
 	r.started[c.ID] = true
-	return nil
 }
 
-func (r *recorder) Finished(res tools.Result) error {
-	data := session.ToolResult{Turn: r.turn, Step: r.step, CallID: res.CallID, Name: res.Name,
+func (r *recorder) CallFinished(c tools.Call, res tools.Result) {
+	data := session.ToolResult{Turn: r.turn, Step: r.step, CallID: c.ID, Name: c.Name,
 		Content: session.TextBlocks(res.Content), IsError: res.IsError}
 	if res.Error != nil {
 		data.Error = &session.ErrorInfo{Code: res.Error.Code, Message: res.Error.Message}
 	}
-	_, err := r.a.append(r.ctx, session.TypeToolResult, data, false)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err != nil {
-		r.setErr(err)
-		return err
-	}
-	r.finished[res.CallID] = true
-	return nil
-}
-
-func (r *recorder) setErr(err error) {
-	if r.err == nil {
+	if _, err := r.a.append(r.ctx, session.TypeToolResult, data, false); err != nil && r.err == nil {
 		r.err = err
 	}
+	r.finished[c.ID] = true
 }
