@@ -250,7 +250,9 @@ func TestCancellation(t *testing.T) {
 		p := &fakeProvider{replies: []reply{{calls: []llm.ToolCall{
 			{ID: "c1", Name: "slow", Arguments: `{"n":1}`}, {ID: "c2", Name: "slow", Arguments: `{"n":2}`}}}}}
 		log := &memLog{}
-		a := newTestAgent(t, p, log, func(c *Config) { c.Tools = runnerOf(t, echoTool{name: "slow", exclusive: true, gate: gate, entered: entered}) })
+		a := newTestAgent(t, p, log, func(c *Config) {
+			c.Tools = runnerOf(t, echoTool{name: "slow", exclusive: true, gate: gate, entered: entered})
+		})
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-entered; cancel(); close(gate) }()
 		out, err := a.RunTurn(ctx, "go")

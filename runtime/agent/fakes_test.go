@@ -133,8 +133,8 @@ func (p *fakeProvider) Stream(ctx context.Context, req llm.Request, onChunk func
 type echoTool struct {
 	name      string
 	exclusive bool
-	gate    chan struct{}
-	entered chan struct{}
+	gate      chan struct{}
+	entered   chan struct{}
 }
 
 func (t echoTool) Spec() tools.Spec {
