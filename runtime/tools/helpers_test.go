@@ -60,9 +60,9 @@ type readOut struct {
 }
 
 var readSpec = Spec{
-	Name:        "read",
-	Description: "Read a file.",
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["file_path"],"additionalProperties":false}`),
+	Name:         "read",
+	Description:  "Read a file.",
+	InputSchema:  json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["file_path"],"additionalProperties":false}`),
 	OutputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
 }
 
