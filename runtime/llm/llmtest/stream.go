@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
-	"unicode/utf8"
+
+	"github.com/ptc-dev/ptc/runtime/llm/internal/pieces"
 )
 
 // streamer writes one Turn as server-sent events.
@@ -26,10 +27,10 @@ func (s *streamer) run(turn Turn, requestBytes int) {
 	s.w.WriteHeader(http.StatusOK)
 
 	ok := s.delta(map[string]any{"role": "assistant", "content": ""})
-	for _, piece := range split(turn.Reasoning, 2) {
+	for _, piece := range pieces.Split(turn.Reasoning, 2) {
 		ok = ok && s.delta(map[string]any{"reasoning_content": piece})
 	}
-	for _, piece := range split(turn.Text, 3) {
+	for _, piece := range pieces.Split(turn.Text, 3) {
 		ok = ok && s.delta(map[string]any{"content": piece})
 	}
 	for i, c := range turn.ToolCalls {
@@ -55,7 +56,7 @@ func (s *streamer) toolCall(i int, c ToolCall) bool {
 	if !s.delta(map[string]any{"tool_calls": []any{first}}) {
 		return false
 	}
-	for _, piece := range split(c.Arguments, 3) {
+	for _, piece := range pieces.Split(c.Arguments, 3) {
 		frag := map[string]any{"index": i, "function": map[string]any{"arguments": piece}}
 		if !s.delta(map[string]any{"tool_calls": []any{frag}}) {
 			return false
@@ -153,22 +154,4 @@ func (s *streamer) hang() {
 	case <-s.r.Context().Done():
 	case <-s.closed:
 	}
-}
-
-// split cuts s into at most n non-empty pieces on rune boundaries.
-func split(s string, n int) []string {
-	if s == "" {
-		return nil
-	}
-	size := (len(s) + n - 1) / n
-	var out []string
-	for len(s) > 0 {
-		end := min(size, len(s))
-		for end < len(s) && !utf8.RuneStart(s[end]) {
-			end++
-		}
-		out = append(out, s[:end])
-		s = s[end:]
-	}
-	return out
 }
