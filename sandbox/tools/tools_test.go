@@ -1,0 +1,135 @@
+package sandboxtools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox"
+)
+
+var (
+	hostOnce sync.Once
+	host     *sandbox.Host
+)
+
+func testHost() *sandbox.Host {
+	hostOnce.Do(func() { host = sandbox.NewHost(sandbox.Config{}); host.Warm() })
+	return host
+}
+
+type sink struct{ types []string }
+
+func (s *sink) Emit(t string, _ any) error { s.types = append(s.types, t); return nil }
+
+type answer string
+
+func (a answer) Ask(context.Context, tools.Question) (string, error) { return string(a), nil }
+
+func call(t *testing.T, tool tools.Tool, ctx context.Context, args any) (any, error) {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	return tool.Execute(ctx, tools.Call{ID: "c1", Name: tool.Spec().Name, Raw: string(raw), Args: raw})
+}
+
+func code(err error) string {
+	var te *tools.Error
+	if errors.As(err, &te) {
+		return te.Code
+	}
+	return ""
+}
+
+func TestEscalationNeedsBothFieldsAndApproval(t *testing.T) {
+	ws := t.TempDir()
+	for _, tc := range []struct {
+		name   string
+		policy tools.Policy
+		answer tools.Answerer
+		args   map[string]any
+		want   string
+		asked  bool
+	}{
+		{"permissions without justification are invalid", tools.PolicyAsk, answer("allow-once"), map[string]any{"sandbox_permissions": "danger-full-access"}, tools.CodeInvalidArgs, false},
+		{"a mode that is not wider is invalid", tools.PolicyAsk, answer("allow-once"), map[string]any{"sandbox_permissions": "read-only", "justification": "x"}, tools.CodeInvalidArgs, false},
+		{"policy never denies without asking", tools.PolicyNever, answer("allow-once"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, false},
+		{"no answerer denies", tools.PolicyAsk, nil, map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, true},
+		{"a user denial denies", tools.PolicyAsk, answer("deny"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSet(testHost(), Config{Workspace: ws, Approval: tc.policy})
+			sk := &sink{}
+			ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: sk, Answerer: tc.answer})
+			args := map[string]any{"command": "echo hi", "description": "d"}
+			for k, v := range tc.args {
+				args[k] = v
+			}
+			_, err := call(t, s.bash(), ctx, args)
+			if code(err) != tc.want {
+				t.Fatalf("got %v, want code %s", err, tc.want)
+			}
+			if asked := strings.Contains(strings.Join(sk.types, " "), session.TypeApprovalAsked); asked != tc.asked {
+				t.Fatalf("asked=%v, events %v", asked, sk.types)
+			}
+		})
+	}
+}
+
+func TestAnApprovedEscalationRunsOnTheHostAndSaysSo(t *testing.T) {
+	ws := t.TempDir()
+	s := newSet(testHost(), Config{Workspace: ws})
+	sk := &sink{}
+	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: sk, Answerer: answer("allow-once")})
+	v, err := call(t, s.bash(), ctx, map[string]any{"command": "echo $0", "description": "d", "sandbox_permissions": "danger-full-access", "justification": "needs bash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := v.(BashOut)
+	if !o.Host || !strings.Contains(renderBash(o), "outside the sandbox") {
+		t.Fatalf("got %+v", o)
+	}
+	if got := strings.Join(sk.types, " "); !strings.Contains(got, session.TypeSandboxMode) || !strings.Contains(got, session.TypeApprovalDecided) {
+		t.Fatalf("events %v", got)
+	}
+}
+
+func TestWriteAndEditRequireAFreshRead(t *testing.T) {
+	ws, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := os.WriteFile(filepath.Join(ws, "f.txt"), []byte("one\ntwo\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newSet(testHost(), Config{Workspace: ws})
+	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s"})
+	if _, err := call(t, s.edit(), ctx, EditIn{FilePath: "f.txt", OldString: "one", NewString: "1"}); err == nil || !strings.Contains(err.Error(), "read") {
+		t.Fatalf("edit before read: %v", err)
+	}
+	if _, err := call(t, s.write(), ctx, WriteIn{FilePath: "f.txt", Content: "x"}); err == nil {
+		t.Fatal("write over an unread file succeeded")
+	}
+	v, err := call(t, s.read(), ctx, ReadIn{FilePath: "f.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := renderRead(v.(ReadOut)); !strings.Contains(got, "     1\tone") {
+		t.Fatalf("read rendered %q", got)
+	}
+	if _, err := call(t, s.edit(), ctx, EditIn{FilePath: "f.txt", OldString: "two", NewString: "2"}); err == nil || !strings.Contains(err.Error(), "2 times") {
+		t.Fatalf("non-unique edit: %v", err)
+	}
+	if _, err := call(t, s.edit(), ctx, EditIn{FilePath: "f.txt", OldString: "one", NewString: "1"}); err != nil {
+		t.Fatalf("edit after read: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "f.txt"), []byte("changed behind our back\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := call(t, s.edit(), ctx, EditIn{FilePath: "f.txt", OldString: "changed", NewString: "x"}); err == nil || !strings.Contains(err.Error(), "read it again") {
+		t.Fatalf("stale edit: %v", err)
+	}
+}
