@@ -49,7 +49,8 @@ func ls(c *cmd, args []string) int {
 	for _, n := range names {
 		fi, err := os.Lstat(c.path(n))
 		if err != nil {
-			status = c.fail("cannot access '%s': %s", n, errText(err))
+			c.fail("cannot access '%s': %s", n, errText(err))
+			status = 2
 			continue
 		}
 		if fi.IsDir() && !o.has("d") {

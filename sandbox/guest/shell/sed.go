@@ -130,7 +130,6 @@ func runSed(prog []*sedCmd, input string, w io.StringWriter, quiet bool) {
 	}
 }
 
-
 func (a *sedAddr) matches(line string, n int, last bool) bool {
 	switch {
 	case a.last:
