@@ -1,16 +1,124 @@
 package main
 
 import (
-	"errors"
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this placeholder with the interactive session.
+// newInteractiveCmd is `ptc` with no arguments: a simple read-answer loop
+// in one session. Ctrl-C cancels the running turn, Ctrl-D exits.
 func newInteractiveCmd() *cobra.Command {
-	return &cobra.Command{
+	f := &runFlags{output: "text"}
+	cmd := &cobra.Command{
 		Use:   "ptc",
 		Short: "ptc: a coding agent built around programmatic tool calling",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("interactive mode: not implemented yet") },
+		Args:  cobra.NoArgs,
+		RunE:  func(c *cobra.Command, _ []string) error { return interactive(c, f) },
 	}
+	f.register(cmd)
+	return cmd
+}
+
+func interactive(c *cobra.Command, f *runFlags) error {
+	out, errw := c.OutOrStdout(), c.ErrOrStderr()
+	pr := newPrinter("text", out, errw)
+	a, err := openApp(c.Context(), f, pr.event)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	pr.sessionID = a.ID()
+	fmt.Fprintf(errw, "ptc session %s — Ctrl-C cancels a running turn, Ctrl-D exits\n", a.ID())
+
+	turns := &turnCanceller{}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	go func() {
+		for range sigs {
+			if !turns.cancel() {
+				fmt.Fprintln(errw, "\n(no turn is running; press Ctrl-D to exit)")
+			}
+		}
+	}()
+
+	in := bufio.NewReader(c.InOrStdin())
+	for {
+		fmt.Fprint(out, "> ")
+		line, err := in.ReadString('\n')
+		text := strings.TrimSpace(line)
+		if text != "" {
+			ctx := turns.start(c.Context())
+			res, rerr := a.agent.RunTurn(ctx, text)
+			turns.done()
+			if rerr != nil {
+				return rerr
+			}
+			pr.endReasoning()
+			pr.breakLine()
+			if res.Reason != "completed" {
+				msg := res.Reason
+				if res.Failure != "" {
+					msg += ": " + res.Failure
+				}
+				fmt.Fprintf(errw, "(turn ended: %s)\n", msg)
+			}
+		}
+		if err == io.EOF {
+			fmt.Fprintf(errw, "\nsession %s saved; resume with: ptc --resume %s\n", a.ID(), a.ID())
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// turnCanceller holds the cancel function of the running turn, if any.
+type turnCanceller struct {
+	mu   sync.Mutex
+	stop context.CancelFunc
+}
+
+func (t *turnCanceller) start(parent context.Context) context.Context {
+	ctx, cancel := context.WithCancel(parent)
+	t.mu.Lock()
+	t.stop = cancel
+	t.mu.Unlock()
+	return ctx
+}
+
+func (t *turnCanceller) done() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stop != nil {
+		t.stop()
+		t.stop = nil
+	}
+}
+
+func (t *turnCanceller) cancel() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stop == nil {
+		return false
+	}
+	t.stop()
+	t.stop = nil
+	return true
+}
+
+// interruptContext is cancelled by Ctrl-C, which cancels the running
+// turn (its record is still written) instead of killing the process.
+func interruptContext(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := signal.NotifyContext(parent, os.Interrupt)
+	return ctx, cancel
 }

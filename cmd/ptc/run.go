@@ -1,16 +1,247 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/ptc-dev/ptc/runtime/agent"
+	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/session"
 )
 
-// TODO(owner): replace this placeholder with the real command.
+// newRunCmd is `ptc run`: one turn, headless.
 func newRunCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "run [PROMPT]",
-		Short: "not implemented yet",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("ptc run: not implemented yet") },
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "run [flags] [PROMPT]",
+		Short: "Run one turn headless (the prompt comes from the argument or stdin)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			input, err := readPrompt(args, c.InOrStdin())
+			if err != nil {
+				return err
+			}
+			return runOnce(c, f, input)
+		},
 	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&f.output, "output", "text", "output format: text, json or stream-json")
+	return cmd
+}
+
+func readPrompt(args []string, stdin io.Reader) (string, error) {
+	if len(args) == 1 {
+		return args[0], nil
+	}
+	b, err := io.ReadAll(stdin)
+	if err != nil {
+		return "", fmt.Errorf("read the prompt from stdin: %w", err)
+	}
+	text := strings.TrimSpace(string(b))
+	if text == "" {
+		return "", errors.New("no prompt: pass it as an argument or on stdin")
+	}
+	return text, nil
+}
+
+func runOnce(c *cobra.Command, f *runFlags, input string) error {
+	out := c.OutOrStdout()
+	pr := newPrinter(f.output, out, c.ErrOrStderr())
+	a, err := openApp(c.Context(), f, pr.event)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	pr.sessionID = a.ID()
+
+	ctx, stop := interruptContext(c.Context())
+	defer stop()
+	res, err := a.agent.RunTurn(ctx, input)
+	if err != nil {
+		return err
+	}
+	if err := pr.finish(res); err != nil {
+		return err
+	}
+	return turnError(res)
+}
+
+// turnError turns an outcome that is not a success into the command's
+// error (and so a non-zero exit).
+func turnError(res agent.Outcome) error {
+	switch res.Reason {
+	case session.ReasonError:
+		if res.Err != nil {
+			return res.Err
+		}
+		return errors.New(res.Failure)
+	case session.ReasonAborted:
+		return exitError{code: 130}
+	}
+	return nil
+}
+
+// printer renders the events of a run in one output format.
+type printer struct {
+	format    string
+	out, err  io.Writer
+	sessionID string
+	color     bool
+	inText    bool // last thing printed was streamed text without a newline
+	inReason  bool
+}
+
+func newPrinter(format string, out, errw io.Writer) *printer {
+	p := &printer{format: format, out: out, err: errw}
+	if f, ok := out.(*os.File); ok && format == "text" {
+		p.color = term.IsTerminal(int(f.Fd()))
+	}
+	return p
+}
+
+const (
+	ansiDim   = "\x1b[2m"
+	ansiReset = "\x1b[0m"
+)
+
+// event is the agent's observer.
+func (p *printer) event(ev session.Event) {
+	switch p.format {
+	case "stream-json":
+		p.streamJSON(ev)
+	case "json":
+	default:
+		p.text(ev)
+	}
+}
+
+func (p *printer) streamJSON(ev session.Event) {
+	line, err := json.Marshal(struct {
+		SessionID string `json:"session_id"`
+		session.Event
+	}{p.sessionID, ev})
+	if err == nil {
+		fmt.Fprintf(p.out, "%s\n", line)
+	}
+}
+
+func (p *printer) text(ev session.Event) {
+	switch ev.Type {
+	case session.TypeAssistantChunk:
+		var d session.AssistantChunk
+		if json.Unmarshal(ev.Data, &d) != nil {
+			return
+		}
+		switch d.Chunk.Kind {
+		case llm.ChunkReasoning:
+			p.reasoning(d.Chunk.Text)
+		case llm.ChunkText:
+			p.endReasoning()
+			fmt.Fprint(p.out, d.Chunk.Text)
+			p.inText = true
+		}
+	case session.TypeToolCall:
+		var d session.ToolCall
+		if json.Unmarshal(ev.Data, &d) == nil {
+			p.line(fmt.Sprintf("→ %s %s", d.Name, clip(d.Arguments, 100)))
+		}
+	case session.TypeToolResult:
+		var d session.ToolResult
+		if json.Unmarshal(ev.Data, &d) == nil && d.Error != nil {
+			p.line(fmt.Sprintf("  ✗ %s: %s", d.Error.Code, clip(d.Error.Message, 100)))
+		}
+	case session.TypeLLMRetry:
+		var d session.LLMRetry
+		if json.Unmarshal(ev.Data, &d) == nil {
+			fmt.Fprintf(p.err, "ptc: model request failed (%s); retrying in %d ms\n", d.Code, d.DelayMs)
+		}
+	}
+}
+
+func (p *printer) reasoning(s string) {
+	if !p.inReason {
+		p.breakLine()
+		if p.color {
+			fmt.Fprint(p.out, ansiDim)
+		}
+		p.inReason = true
+	}
+	fmt.Fprint(p.out, s)
+	p.inText = true
+}
+
+func (p *printer) endReasoning() {
+	if !p.inReason {
+		return
+	}
+	if p.color {
+		fmt.Fprint(p.out, ansiReset)
+	}
+	p.inReason = false
+	p.breakLine()
+}
+
+func (p *printer) breakLine() {
+	if p.inText {
+		fmt.Fprintln(p.out)
+		p.inText = false
+	}
+}
+
+func (p *printer) line(s string) {
+	p.endReasoning()
+	p.breakLine()
+	if p.color {
+		s = ansiDim + s + ansiReset
+	}
+	fmt.Fprintln(p.out, s)
+}
+
+// finish prints what comes after the events: the final object for json,
+// a closing newline and the session id for text.
+func (p *printer) finish(res agent.Outcome) error {
+	switch p.format {
+	case "json":
+		return json.NewEncoder(p.out).Encode(finalObject(p.sessionID, res))
+	case "stream-json":
+		return nil
+	}
+	p.endReasoning()
+	p.breakLine()
+	if res.Reason != session.ReasonCompleted && res.Reason != session.ReasonError {
+		fmt.Fprintf(p.err, "ptc: turn ended: %s\n", res.Reason)
+	}
+	fmt.Fprintf(p.err, "session %s (resume with: ptc run --resume %s)\n", p.sessionID, p.sessionID)
+	return nil
+}
+
+type final struct {
+	SessionID string    `json:"session_id"`
+	Text      string    `json:"text"`
+	Reason    string    `json:"reason"`
+	Cause     string    `json:"cause,omitempty"`
+	Failure   string    `json:"failure,omitempty"`
+	Usage     llm.Usage `json:"usage"`
+	Turn      int       `json:"turn"`
+	Steps     int       `json:"steps"`
+}
+
+func finalObject(id string, res agent.Outcome) final {
+	return final{SessionID: id, Text: res.Text, Reason: res.Reason, Cause: res.Cause, Failure: res.Failure,
+		Usage: res.Usage, Turn: res.Turn, Steps: res.Steps}
+}
+
+func clip(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }

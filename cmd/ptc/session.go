@@ -1,16 +1,108 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ptc-dev/ptc/runtime/session"
 )
 
-// TODO(owner): replace this placeholder with the real command.
+// newSessionCmd is `ptc session show|export ID`.
 func newSessionCmd() *cobra.Command {
-	return &cobra.Command{
+	var home string
+	cmd := &cobra.Command{
 		Use:   "session",
-		Short: "not implemented yet",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("ptc session: not implemented yet") },
+		Short: "Show or export one stored session",
 	}
+	cmd.PersistentFlags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
+
+	var output string
+	show := &cobra.Command{
+		Use:   "show ID [--output text|json]",
+		Short: "Print a session's header and events",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			h, events, err := loadSession(c.Context(), home, args[0])
+			if err != nil {
+				return err
+			}
+			switch output {
+			case "json":
+				enc := json.NewEncoder(c.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(struct {
+					Session session.Header  `json:"session"`
+					Events  []session.Event `json:"events"`
+				}{h, nonNil(events)})
+			case "text", "":
+				return showText(c.OutOrStdout(), h, events)
+			}
+			return fmt.Errorf("unknown output format %q: use text or json", output)
+		},
+	}
+	show.Flags().StringVar(&output, "output", "text", "output format: text or json")
+
+	export := &cobra.Command{
+		Use:   "export ID",
+		Short: "Print a session's events as JSON lines",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			_, events, err := loadSession(c.Context(), home, args[0])
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(c.OutOrStdout())
+			for _, e := range events {
+				if err := enc.Encode(e); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	cmd.AddCommand(show, export)
+	return cmd
+}
+
+// loadSession reads one session from a read-only store.
+func loadSession(ctx context.Context, home, id string) (session.Header, []session.Event, error) {
+	store, err := openStore(home, true)
+	if errors.Is(err, session.ErrNotFound) {
+		h, _ := resolveHome(home)
+		return session.Header{}, nil, unknownSession(id, session.StoreDir(h))
+	}
+	if err != nil {
+		return session.Header{}, nil, err
+	}
+	defer store.Close()
+	ld, err := session.LoadSession(ctx, store, id)
+	if errors.Is(err, session.ErrNotFound) {
+		return session.Header{}, nil, unknownSession(id, store.Dir())
+	}
+	return ld.Header, ld.Events, err
+}
+
+func nonNil(events []session.Event) []session.Event {
+	if events == nil {
+		return []session.Event{}
+	}
+	return events
+}
+
+func showText(w io.Writer, h session.Header, events []session.Event) error {
+	created := time.UnixMilli(h.CreatedAt).Local().Format(time.DateTime)
+	fmt.Fprintf(w, "session %s\ncreated %s  workspace %s  model %s  preset %s\n\n", h.ID, created, h.Cwd, h.Model, h.Preset)
+	for _, e := range events {
+		if e.Type == session.TypeAssistantChunk {
+			continue
+		}
+		fmt.Fprintf(w, "%5d  %-20s %s\n", e.Seq, e.Type, clip(string(e.Data), 110))
+	}
+	return nil
 }
