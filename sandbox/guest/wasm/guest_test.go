@@ -49,3 +49,61 @@ func TestFileOpsInTheWasmGuest(t *testing.T) {
 		t.Errorf("stat of a missing file: %+v", resp.Error)
 	}
 }
+
+func TestPersistentShellKeepsState(t *testing.T) {
+	dir := t.TempDir()
+	g := newGuest(t, dir)
+	req := proto.Request{Op: proto.OpShell, Cwd: dir, Persistent: true, Env: map[string]string{"A": "1"}}
+	for _, c := range []string{"mkdir sub && cd sub && X=2", "f() { echo f; }"} {
+		req.Command = c
+		if code, _, errs := g.call(req); code != 0 {
+			t.Fatalf("%q: %d %s", c, code, errs)
+		}
+	}
+	req.Command = "pwd; echo $A$X; f"
+	if _, out, _ := g.call(req); out != filepath.Join(dir, "sub")+"\n12\nf\n" {
+		t.Errorf("state was lost: %q", out)
+	}
+	req.Command = "exit 3"
+	if code, _, _ := g.call(req); code != 3 {
+		t.Errorf("exit status %d", code)
+	}
+	req.Command = "pwd"
+	if _, out, _ := g.call(req); out != dir+"\n" {
+		t.Errorf("after exit the shell should start afresh, got %q", out)
+	}
+}
+
+func TestGuestEnvironmentAndRandomness(t *testing.T) {
+	dir := t.TempDir()
+	g := newGuest(t, dir)
+	_, out, _ := g.call(proto.Request{Op: proto.OpShell, Cwd: dir, Command: "env", Env: map[string]string{"ONLY": "me"}})
+	if out != "ONLY=me\n" {
+		t.Errorf("the environment is not exactly Request.Env: %q", out)
+	}
+	_, a, _ := g.call(proto.Request{Op: proto.OpShell, Cwd: dir, Command: "echo $RANDOM$RANDOM"})
+	g2 := newGuest(t, dir)
+	_, b, _ := g2.call(proto.Request{Op: proto.OpShell, Cwd: dir, Command: "echo $RANDOM$RANDOM"})
+	if a == b {
+		t.Errorf("$RANDOM repeated across instances: %q", a)
+	}
+}
+
+func TestFileWritesInTheWasmGuest(t *testing.T) {
+	dir := t.TempDir()
+	g := newGuest(t, dir)
+	p := filepath.Join(dir, "new", "f.txt")
+	w := g.file(proto.OpWrite, proto.FileRequest{Path: p, Content: "a\na\n", ExpectAbsent: true})
+	if w.Error != nil {
+		t.Fatalf("write: %+v", w.Error)
+	}
+	e := g.file(proto.OpEdit, proto.FileRequest{Path: p, OldString: "a", NewString: "b"})
+	if e.Error == nil || e.Error.Code != proto.ErrNotUnique || e.Error.Count != 2 {
+		t.Errorf("edit: %+v", e.Error)
+	}
+	gl := g.file(proto.OpGlob, proto.FileRequest{Path: dir, Pattern: "**/*.txt"})
+	gr := g.file(proto.OpGrep, proto.FileRequest{Path: dir, Pattern: "^a$"})
+	if gl.Total != 1 || gr.Total != 2 {
+		t.Errorf("glob %+v grep %+v", gl, gr)
+	}
+}

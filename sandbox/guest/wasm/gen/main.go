@@ -43,6 +43,10 @@ func generate(out string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	src, err := srchash.Hash(root) // before staging: the stage is not ours
+	if err != nil {
+		return err
+	}
 	stage := filepath.Join(root, "sandbox", "guest", "wasm", "_stage")
 	defer os.RemoveAll(stage)
 	modfile, err := stageInterpreter(root, stage, tmp)
@@ -66,10 +70,6 @@ func generate(out string) error {
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression) // zero header: no name, no mtime
 	zw.Write(raw)
 	if err := zw.Close(); err != nil {
-		return err
-	}
-	src, err := srchash.Hash(root)
-	if err != nil {
 		return err
 	}
 	wasmSum := sha256.Sum256(raw)
