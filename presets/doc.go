@@ -1,0 +1,12 @@
+// Package presets holds the agent presets: YAML files embedded in the
+// binary (ptc, standard, minimal) plus the user's own under
+// <home>/presets/*.yaml, which override embedded ones by id.
+//
+// A preset chooses the persona, extra prompt sections, the tool names, how
+// tools are presented (native, ptc, both), whether runtime-context
+// snapshots are sent, the default sandbox mode and the step budget. Loading
+// validates everything it can without building tools: unknown fields,
+// unknown tool names (against the list the caller passes), duplicate
+// section names and unknown {{variables}}; every error names the file and
+// the field.
+package presets
