@@ -1,0 +1,192 @@
+package script
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/llm/internal/pieces"
+)
+
+// Provider replays scripted replies, one per Stream call. It is safe for
+// concurrent use; calls consume replies in arrival order.
+type Provider struct {
+	name    string
+	replies []Reply
+
+	mu   sync.Mutex
+	used int
+}
+
+// Load reads and parses the script at path.
+func Load(path string) (*Provider, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the model script: %w", err)
+	}
+	replies, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Provider{name: path, replies: replies}, nil
+}
+
+// New builds a provider from replies, for tests. Tool calls without an ID
+// get call_<reply>_<n> as in a file.
+func New(replies []Reply) *Provider {
+	own := make([]Reply, len(replies))
+	for i, r := range replies {
+		r.ToolCalls = append([]llm.ToolCall(nil), r.ToolCalls...)
+		for n := range r.ToolCalls {
+			if r.ToolCalls[n].ID == "" {
+				r.ToolCalls[n].ID = fmt.Sprintf("call_%d_%d", i+1, n+1)
+			}
+		}
+		own[i] = r
+	}
+	return &Provider{name: "(in memory)", replies: own}
+}
+
+// Name is "script".
+func (p *Provider) Name() string { return "script" }
+
+// Remaining is how many replies are left, so a test can check a script was
+// used up exactly.
+func (p *Provider) Remaining() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.replies) - p.used
+}
+
+func (p *Provider) take() (Reply, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.used >= len(p.replies) {
+		return Reply{}, &llm.Error{Kind: llm.ErrScript,
+			Message: fmt.Sprintf("the script %s has %d replies and all were used; add replies to it for the extra model requests", p.name, len(p.replies))}
+	}
+	r := p.replies[p.used]
+	p.used++
+	return r, nil
+}
+
+// Stream consumes the next reply and streams it through onChunk: reasoning
+// and text in a few pieces, each tool call as a first delta with id and
+// name followed by argument fragments. The usage is an estimate of about
+// four bytes a token (request JSON in, streamed bytes out), so token
+// comparisons between presets stay meaningful without a real model.
+func (p *Provider) Stream(ctx context.Context, req llm.Request, onChunk func(llm.Chunk)) (*llm.Response, error) {
+	if onChunk == nil {
+		onChunk = func(llm.Chunk) {}
+	}
+	r, err := p.take()
+	if err != nil {
+		return nil, err
+	}
+	if r.Error != nil {
+		if err := pause(ctx, r.Delay); err != nil {
+			return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}, Finish: llm.FinishAborted}, err
+		}
+		return nil, r.Error.asError()
+	}
+	if r.Text == "" && len(r.ToolCalls) == 0 && r.Finish != "length" {
+		return nil, &llm.Error{Kind: llm.ErrEmpty, Message: "the scripted reply has no text and no tool call"}
+	}
+	var text, reasoning strings.Builder
+	for i, c := range chunks(r) {
+		if err := ctx.Err(); err != nil {
+			return aborted(text.String(), reasoning.String()), err
+		}
+		if i > 0 {
+			if err := pause(ctx, r.Delay); err != nil {
+				return aborted(text.String(), reasoning.String()), err
+			}
+		}
+		switch c.Kind {
+		case llm.ChunkText:
+			text.WriteString(c.Text)
+		case llm.ChunkReasoning:
+			reasoning.WriteString(c.Text)
+		}
+		onChunk(c)
+	}
+	resp := &llm.Response{
+		Message: llm.Message{Role: llm.RoleAssistant, Content: r.Text, Reasoning: r.Reasoning, ToolCalls: r.ToolCalls},
+		Finish:  finish(r),
+		Usage:   estimate(req, r),
+	}
+	return resp, nil
+}
+
+func finish(r Reply) llm.FinishReason {
+	switch {
+	case r.Finish == "length":
+		return llm.FinishMaxTokens
+	case len(r.ToolCalls) > 0:
+		return llm.FinishToolCalls
+	}
+	return llm.FinishStop
+}
+
+// chunks is the reply as a realistic delta sequence.
+func chunks(r Reply) []llm.Chunk {
+	var out []llm.Chunk
+	for _, s := range pieces.Split(r.Reasoning, 2) {
+		out = append(out, llm.Chunk{Kind: llm.ChunkReasoning, Text: s})
+	}
+	for _, s := range pieces.Split(r.Text, 3) {
+		out = append(out, llm.Chunk{Kind: llm.ChunkText, Text: s})
+	}
+	for i, c := range r.ToolCalls {
+		out = append(out, llm.Chunk{Kind: llm.ChunkToolCall, Index: i, ID: c.ID, Name: c.Name})
+		for _, s := range pieces.Split(c.Arguments, 3) {
+			out = append(out, llm.Chunk{Kind: llm.ChunkToolCall, Index: i, ArgsDelta: s})
+		}
+	}
+	return out
+}
+
+// aborted keeps the streamed text and drops tool calls, as the OpenAI
+// adapter does: a call cut off mid-arguments cannot be trusted.
+func aborted(text, reasoning string) *llm.Response {
+	return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: text, Reasoning: reasoning}, Finish: llm.FinishAborted}
+}
+
+func estimate(req llm.Request, r Reply) llm.Usage {
+	in, _ := json.Marshal(req)
+	out := len(r.Text) + len(r.Reasoning)
+	for _, c := range r.ToolCalls {
+		out += len(c.Name) + len(c.Arguments)
+	}
+	return llm.Usage{InputTokens: tokens(len(in)), OutputTokens: tokens(out), ReasoningTokens: tokens(len(r.Reasoning))}
+}
+
+func tokens(bytes int) int { return (bytes + 3) / 4 }
+
+func (f *Failure) asError() *llm.Error {
+	msg := f.Message
+	if msg == "" {
+		msg = fmt.Sprintf("scripted %s failure", f.Kind)
+	}
+	return &llm.Error{Kind: f.Kind, Status: f.Status, RetryAfter: f.RetryAfter, Message: msg}
+}
+
+// pause waits d, returning early with the context's error.
+func pause(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
