@@ -53,7 +53,7 @@ func (l *lockedBuffer) take() string {
 // guest is one reactor instance of the embedded module, mounting dir at
 // the same path inside, as the host does with the workspace.
 type guest struct {
-	t      *testing.T
+	t      testing.TB
 	mod    api.Module
 	run    api.Function
 	stdin  *swapReader
@@ -68,7 +68,7 @@ var (
 	compileErr  error
 )
 
-func newGuest(t *testing.T, dir string) *guest {
+func newGuest(t testing.TB, dir string) *guest {
 	t.Helper()
 	ctx := context.Background()
 	compileOnce.Do(func() {
