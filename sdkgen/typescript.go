@@ -252,17 +252,15 @@ func (r *tsr) object(t *typ, ind string, inNS bool) string {
 // index renders the index signature type. TypeScript requires every
 // declared member to fit the index type (TS2411 under --strict), so the
 // index type is widened with the declared members' types; when those are
-// too large to repeat it becomes unknown.
+// too large to repeat, or the extra keys may hold any JSON value, it
+// becomes unknown.
 func (r *tsr) index(t *typ, ind string, inNS, anyOptional bool) string {
 	base := r.typ(t.index, ind, inNS)
 	if len(t.props) == 0 {
 		return base
 	}
 	if t.index.kind == tJSON {
-		if anyOptional {
-			return base + " | undefined"
-		}
-		return base
+		return "unknown" // declared members need not be JsonValue (optional tuple slots, optional keys)
 	}
 	parts := []string{base}
 	seen := map[string]bool{base: true}

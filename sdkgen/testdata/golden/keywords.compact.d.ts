@@ -136,7 +136,7 @@ declare const tools: {
     };
     open_true?: {
       a?: string;
-      [key: string]: JsonValue | undefined;
+      [key: string]: unknown;
     };
     typed_extra: {
       a: string;

@@ -114,7 +114,7 @@ interface ToolArgsMap {
     };
     open_true?: {
       a?: string;
-      [key: string]: JsonValue | undefined;
+      [key: string]: unknown;
     };
     typed_extra: {
       a: string;
