@@ -277,3 +277,15 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+func TestStreamSlowDripIsNotAStall(t *testing.T) {
+	// Every gap is well under the stall limit, the whole answer well over
+	// it: the watchdog must count silence, not total time.
+	srv := llmtest.NewServer(t, llmtest.Turn{Reasoning: "abcd", Text: "a slow but steady answer", Drip: 150 * time.Millisecond})
+	p := newProvider(t, srv.URL, "k")
+	p.cfg.StallTimeout = time.Second
+	resp, err := p.Stream(context.Background(), toolRequest(), nil)
+	if err != nil || resp.Message.Content != "a slow but steady answer" {
+		t.Fatalf("got %+v, %v", resp, err)
+	}
+}

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"strings"
 
 	goopenai "github.com/sashabaranov/go-openai"
 
@@ -24,7 +25,11 @@ func toWire(req llm.Request, defaultModel string) goopenai.ChatCompletionRequest
 		Model:         model,
 		Stream:        true,
 		StreamOptions: &goopenai.StreamOptions{IncludeUsage: true},
-		MaxTokens:     req.Options.MaxTokens,
+	}
+	if usesCompletionTokens(model) {
+		w.MaxCompletionTokens = req.Options.MaxTokens
+	} else {
+		w.MaxTokens = req.Options.MaxTokens
 	}
 	if t := req.Options.Temperature; t != nil {
 		w.Temperature = float32(*t)
@@ -103,4 +108,16 @@ func orderToolResults(msgs []llm.Message) []llm.Message {
 		i = end - 1
 	}
 	return out
+}
+
+// usesCompletionTokens reports OpenAI reasoning models, which refuse
+// max_tokens and take max_completion_tokens instead; every other
+// compatible server (DeepSeek, vLLM, Ollama) knows max_tokens.
+func usesCompletionTokens(model string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if strings.HasPrefix(model, p) {
+			return true
+		}
+	}
+	return false
 }

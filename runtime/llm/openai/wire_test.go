@@ -61,6 +61,17 @@ func TestToWireOptions(t *testing.T) {
 	}
 }
 
+func TestToWireMaxTokensForReasoningModels(t *testing.T) {
+	req := llm.Request{Model: "o3-mini", Options: llm.Options{MaxTokens: 64}}
+	if w := toWire(req, ""); w.MaxCompletionTokens != 64 || w.MaxTokens != 0 {
+		t.Fatalf("o3 got max_tokens %d max_completion_tokens %d", w.MaxTokens, w.MaxCompletionTokens)
+	}
+	req.Model = "deepseek-chat"
+	if w := toWire(req, ""); w.MaxTokens != 64 || w.MaxCompletionTokens != 0 {
+		t.Fatalf("deepseek got max_tokens %d max_completion_tokens %d", w.MaxTokens, w.MaxCompletionTokens)
+	}
+}
+
 func TestToUsageFallsBackToOpenAICachedTokens(t *testing.T) {
 	var c streamChunk
 	raw := `{"choices":[],"usage":{"prompt_tokens":50,"completion_tokens":5,"prompt_tokens_details":{"cached_tokens":32},"completion_tokens_details":{"reasoning_tokens":2}}}`
