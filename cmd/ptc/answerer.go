@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// newTerminalAnswerer returns the answerer for approvals and
+// ask_user_question: the controlling terminal (/dev/tty, so it works even
+// when the prompt is piped on stdin), else stdin/stderr when stdin is a
+// terminal, else a headless answerer that makes approvals fail closed.
+func newTerminalAnswerer() tools.Answerer {
+	if tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		return newLineAnswerer(tty, tty)
+	}
+	if term.IsTerminal(int(os.Stdin.Fd())) {
+		return newLineAnswerer(os.Stdin, os.Stderr)
+	}
+	return headlessAnswerer{}
+}
+
+// headlessAnswerer is used when nobody can answer.
+type headlessAnswerer struct{}
+
+func (headlessAnswerer) Ask(context.Context, tools.Question) (string, error) {
+	return "", tools.ErrNoAnswerer
+}
+
+// lineAnswerer asks one question at a time on a line-oriented terminal.
+// It reads only while a question is open, so it does not steal input meant
+// for the interactive prompt.
+type lineAnswerer struct {
+	mu  sync.Mutex
+	src io.Reader
+	in  *bufio.Reader
+	out io.Writer
+}
+
+func newLineAnswerer(r io.Reader, w io.Writer) *lineAnswerer {
+	return &lineAnswerer{src: r, in: bufio.NewReader(r), out: w}
+}
+
+// maxTries bounds how often an unreadable answer is asked again before the
+// question is treated as denied (approval) or unanswered (question).
+const maxTries = 3
+
+func (a *lineAnswerer) Ask(ctx context.Context, q tools.Question) (string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if q.Kind == tools.KindApproval {
+		return a.approval(ctx, q)
+	}
+	return a.question(ctx, q)
+}
+
+func (a *lineAnswerer) approval(ctx context.Context, q tools.Question) (string, error) {
+	fmt.Fprintf(a.out, "\nptc wants to run %s with:\n%s\n", q.Tool, indentArgs(q.Args))
+	if q.Text != "" {
+		fmt.Fprintln(a.out, q.Text)
+	}
+	for range maxTries {
+		fmt.Fprint(a.out, "Allow? [a] once  [s] for this session  [d] deny: ")
+		line, err := a.readLine(ctx)
+		if err != nil {
+			return "", err
+		}
+		switch strings.ToLower(line) {
+		case "a", "y", "yes", "allow", "once":
+			return tools.AnswerAllowOnce, nil
+		case "s", "session", "always":
+			return tools.AnswerAllowSession, nil
+		case "d", "n", "no", "deny":
+			return tools.AnswerDeny, nil
+		}
+		fmt.Fprintln(a.out, "Please type a, s or d.")
+	}
+	return tools.AnswerDeny, nil
+}
+
+func (a *lineAnswerer) question(ctx context.Context, q tools.Question) (string, error) {
+	fmt.Fprintf(a.out, "\nQuestion from the agent: %s\n", q.Text)
+	for i, o := range q.Options {
+		fmt.Fprintf(a.out, "  %d) %s\n", i+1, o)
+	}
+	prompt := "Answer: "
+	if len(q.Options) > 0 {
+		prompt = "Answer (a number or your own words): "
+	}
+	for range maxTries {
+		fmt.Fprint(a.out, prompt)
+		line, err := a.readLine(ctx)
+		if err != nil {
+			return "", err
+		}
+		if n, err := strconv.Atoi(line); err == nil && n >= 1 && n <= len(q.Options) {
+			return q.Options[n-1], nil
+		}
+		if line != "" {
+			return line, nil
+		}
+	}
+	return "", errors.New("the user gave no answer")
+}
+
+// readLine reads one line; when the source supports deadlines (a tty), a
+// cancelled ctx interrupts the read. End of input means nobody is there.
+func (a *lineAnswerer) readLine(ctx context.Context) (string, error) {
+	if d, ok := a.src.(interface{ SetReadDeadline(time.Time) error }); ok {
+		stop := context.AfterFunc(ctx, func() { _ = d.SetReadDeadline(time.Now()) })
+		defer func() {
+			if !stop() {
+				_ = d.SetReadDeadline(time.Time{})
+			}
+		}()
+	}
+	line, err := a.in.ReadString('\n')
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	if err != nil && line == "" {
+		if errors.Is(err, io.EOF) {
+			return "", tools.ErrNoAnswerer
+		}
+		return "", err
+	}
+	return strings.TrimSpace(line), nil
+}
+
+// indentArgs shows the raw arguments as indented JSON, clipped to a
+// screenful.
+func indentArgs(raw string) string {
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(raw), "  ", "  ") != nil {
+		b.Reset()
+		b.WriteString(raw)
+	}
+	s := "  " + b.String()
+	if len(s) > 2000 {
+		s = s[:2000] + "\n  … (arguments clipped)"
+	}
+	return s
+}
