@@ -18,10 +18,12 @@ import (
 
 // BadgerOptions configures OpenBadger. The zero value opens read-write.
 type BadgerOptions struct {
-	// ReadOnly opens the store for reading only (ptc sessions, ptc session
-	// show). Several read-only opens may share a store, but Badger cannot
-	// attach a reader while a writer process holds it: that open fails with
-	// ErrLocked as well.
+	// ReadOnly opens the store for reading only. Several read-only opens
+	// may share a store, but Badger cannot attach a reader while a writer
+	// process holds it (ErrLocked), nor open read-only a store whose writer
+	// was killed (ErrNeedsRecovery: a read-write open replays its log).
+	// Commands that only read are therefore best served by a short
+	// read-write open; use ReadOnly when several readers must coexist.
 	ReadOnly bool
 }
 
@@ -78,6 +80,9 @@ func OpenBadger(dir string, opts BadgerOptions) (*BadgerStore, error) {
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
 			return nil, lockedError(dir, opts.ReadOnly)
+		}
+		if opts.ReadOnly && strings.Contains(err.Error(), "truncate required") {
+			return nil, fmt.Errorf("open session store %s read-only: %w: its last writer was killed before closing it; open it read-write once (any ptc command that writes, or without read-only) and try again", dir, ErrNeedsRecovery)
 		}
 		return nil, fmt.Errorf("open session store %s: %w", dir, err)
 	}

@@ -89,7 +89,7 @@ func decodeEvent(seq int64, v []byte) Event {
 	}
 	t := int64(binary.BigEndian.Uint64(v))
 	n, w := binary.Uvarint(v[8:])
-	if w <= 0 || uint64(len(v)-8-w) < n {
+	if w <= 0 || w != len(binary.AppendUvarint(nil, n)) || uint64(len(v)-8-w) < n {
 		return Event{Seq: seq}
 	}
 	off := 8 + w

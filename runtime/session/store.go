@@ -17,6 +17,9 @@ var (
 	// ErrCorrupt: a record that cannot be decoded sits before valid events,
 	// so it is not a torn tail and cannot be dropped without losing data.
 	ErrCorrupt = errors.New("session log is corrupt")
+	// ErrNeedsRecovery: a read-only open found a store whose last writer
+	// was killed; only a read-write open can replay and truncate its log.
+	ErrNeedsRecovery = errors.New("session store needs recovery")
 )
 
 // Summary is one row of a session listing.
