@@ -56,6 +56,9 @@ type Turn struct {
 	// Hang sends the content and then holds the connection open, sending
 	// nothing more, until the client goes away or the server closes.
 	Hang bool
+	// Cut drops the connection after the content, without finish or
+	// [DONE], as a crashing proxy would.
+	Cut bool
 	// Drip pauses between chunks.
 	Drip time.Duration
 }

@@ -43,6 +43,9 @@ func (s *streamer) run(turn Turn, requestBytes int) {
 	case turn.Hang:
 		s.hang()
 		return
+	case turn.Cut:
+		s.cut()
+		return
 	case turn.StreamError != "":
 		s.data(map[string]any{"error": map[string]any{"message": turn.StreamError, "type": "server_error"}})
 		return
@@ -147,6 +150,18 @@ func (s *streamer) raw(payload string) bool {
 		f.Flush()
 	}
 	return true
+}
+
+// cut closes the TCP connection mid-response, so the client sees a
+// chunked body that never terminates.
+func (s *streamer) cut() {
+	h, ok := s.w.(http.Hijacker)
+	if !ok {
+		return
+	}
+	if conn, _, err := h.Hijack(); err == nil {
+		_ = conn.Close()
+	}
 }
 
 func (s *streamer) hang() {

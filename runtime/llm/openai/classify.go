@@ -37,6 +37,9 @@ func (at attempt) classify(err error) *llm.Error {
 	case isTimeout(err):
 		return &llm.Error{Kind: llm.ErrTimeout, Err: err,
 			Message: fmt.Sprintf("the request to %s timed out (%v)", base, err)}
+	case isTransport(err) && at.rec.header != nil:
+		return &llm.Error{Kind: llm.ErrTransport, Err: err,
+			Message: fmt.Sprintf("the connection to %s broke in the middle of the answer (%v)", base, rootCause(err))}
 	case isTransport(err):
 		return &llm.Error{Kind: llm.ErrTransport, Err: err,
 			Message: fmt.Sprintf("the model server at %s is unreachable (%v): check that it is running and that --base-url or OPENAI_BASE_URL is right", base, rootCause(err))}

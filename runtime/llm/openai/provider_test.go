@@ -228,6 +228,8 @@ func TestStreamErrors(t *testing.T) {
 		{name: "reasoning alone is empty", turn: llmtest.Turn{Reasoning: "hmm"}, kind: llm.ErrEmpty},
 		{name: "a refused connection is a transport failure naming the URL", url: refusedURL,
 			kind: llm.ErrTransport, contains: refusedURL + " is unreachable"},
+		{name: "a connection dropped mid-stream is a transport failure", turn: llmtest.Turn{Text: "half", Cut: true},
+			kind: llm.ErrTransport, contains: "broke in the middle of the answer"},
 		{name: "a stalled stream is a timeout", turn: llmtest.Turn{Text: "x", Hang: true}, stall: 50 * time.Millisecond,
 			kind: llm.ErrTimeout, contains: "sent nothing"},
 	}
