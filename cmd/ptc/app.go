@@ -7,14 +7,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
-	"github.com/ptc-dev/ptc/runtime/llm/openai"
+	"github.com/ptc-dev/ptc/runtime/llm/backend"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
@@ -42,7 +44,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1")
 	fl.StringVar(&f.workspace, "workspace", "", "workspace directory (default: the current directory)")
 	fl.StringVar(&f.home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
-	fl.StringVar(&f.sandbox, "sandbox", "workspace-write", "sandbox mode: read-only, workspace-write or danger-full-access")
+	fl.StringVar(&f.sandbox, "sandbox", "", "sandbox mode: read-only, workspace-write or danger-full-access (default: the preset's)")
 	fl.StringVar(&f.approval, "approval", "ask", "approval policy: ask or never")
 	fl.IntVar(&f.maxSteps, "max-steps", 0, "end a turn after this many model requests (0: no limit)")
 	fl.StringVar(&f.resume, "resume", "", "continue the session with this id")
@@ -70,7 +72,15 @@ func openApp(ctx context.Context, f *runFlags, obs observer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	provider, model, err := resolveProvider(f.model, f.baseURL)
+	provider, model, err := backend.Open(f.model, f.baseURL, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	set, err := loadPresets(f.home)
+	if err != nil {
+		return nil, err
+	}
+	preset, err := set.Get(f.preset)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +93,7 @@ func openApp(ctx context.Context, f *runFlags, obs observer) (*app, error) {
 		store.Close()
 		return nil, err
 	}
-	cfg, err := agentConfig(f, provider, model, workspace, a.log.Header().ID, obs)
+	cfg, err := agentConfig(f, preset, provider, model, workspace, a.log.Header().ID, obs)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -131,29 +141,45 @@ func (a *app) Close() error {
 	return errors.Join(err, a.store.Close())
 }
 
-func agentConfig(f *runFlags, p llm.Provider, model, workspace, id string, obs observer) (agent.Config, error) {
-	system, err := systemPrompt(f.preset, model, workspace)
+// agentConfig wires the preset (prompt sections, snapshots, step budget,
+// sandbox default, tool set) and the flags into the agent's config.
+func agentConfig(f *runFlags, preset *presets.Preset, p llm.Provider, model, workspace, id string, obs observer) (agent.Config, error) {
+	today := time.Now().Format("2006-01-02")
+	vars := map[string]string{"cwd": workspace, "workspace": workspace, "model": model, "preset": preset.ID, "os": runtime.GOOS, "date": today}
+	system, err := prompt.Render(preset.PromptSections(), vars)
 	if err != nil {
-		return agent.Config{}, err
+		return agent.Config{}, fmt.Errorf("preset %s: %w", preset.ID, err)
 	}
 	policy, err := tools.ParsePolicy(f.approval)
 	if err != nil {
 		return agent.Config{}, err
 	}
+	sandbox := f.sandbox
+	if sandbox == "" {
+		sandbox = preset.Sandbox
+	}
+	maxSteps := f.maxSteps
+	if maxSteps == 0 {
+		maxSteps = preset.MaxSteps
+	}
 	cfg := agent.Config{
 		Provider: p,
 		Model:    model,
 		System:   system,
-		MaxSteps: f.maxSteps,
+		MaxSteps: maxSteps,
 		Observer: obs,
-		Env:      &tools.Env{SessionID: id, Workspace: workspace},
-		Context: func() prompt.Context {
-			return prompt.Context{Sandbox: f.sandbox, Approval: f.approval, Workspace: workspace, Date: time.Now().Format("2006-01-02")}
-		},
+		Env:      &tools.Env{SessionID: id, Workspace: workspace, Answerer: newTerminalAnswerer()},
 	}
-	if reg := toolRegistry(); reg != nil {
-		cfg.Tools = agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: policy}))
+	if preset.Snapshots {
+		cfg.Context = func() prompt.Context {
+			return prompt.Context{Sandbox: sandbox, Approval: f.approval, Workspace: workspace, Date: today}
+		}
 	}
+	reg, err := toolRegistry(preset, workspace, sandbox)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Tools = agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: policy}))
 	if d := os.Getenv("PTC_TEST_RETRY_DELAY"); d != "" {
 		delay, err := time.ParseDuration(d)
 		if err != nil {
@@ -166,30 +192,22 @@ func agentConfig(f *runFlags, p llm.Provider, model, workspace, id string, obs o
 	return cfg, nil
 }
 
-// systemPrompt renders the system text. Until presets supply their
-// sections, every preset gets the same short identity and output rules.
-func systemPrompt(preset, model, workspace string) (string, error) {
-	sections := []prompt.Section{
-		{Name: "identity", Order: prompt.OrderIdentity, Text: "You are ptc, a coding agent running on {{model}}. You work in the repository at {{cwd}}."},
-		{Name: "output", Order: prompt.OrderOutputRules, Text: "Keep answers short. Say what you changed and how you checked it."},
-	}
-	_ = preset
-	return prompt.Render(sections, map[string]string{"model": model, "cwd": workspace})
-}
-
-// toolRegistry returns the tools the model may call. The preset tool sets
-// are wired by the lead; until then only a test tool exists, enabled by
-// the hidden PTC_TEST_TOOLS variable so the crash tests can kill a run
+// toolRegistry builds the preset's tools. Tools not wired into this build
+// yet are left out with a warning. The hidden PTC_TEST_TOOLS variable
+// swaps in a single slow test tool so the crash tests can kill a run
 // mid-tool.
-func toolRegistry() *tools.Registry {
-	if os.Getenv("PTC_TEST_TOOLS") == "" {
-		return nil
+func toolRegistry(preset *presets.Preset, workspace, sandbox string) (*tools.Registry, error) {
+	if os.Getenv("PTC_TEST_TOOLS") != "" {
+		return tools.NewRegistry(tools.PresentNative, sleepTool())
 	}
-	reg, err := tools.NewRegistry(tools.PresentNative, sleepTool())
+	reg, skipped, err := buildToolsetReport(toolsetConfig{preset: preset, workspace: workspace, sandbox: sandbox, skipUnavailable: true})
 	if err != nil {
-		panic(err) // a static tool set that does not compile is a bug
+		return nil, err
 	}
-	return reg
+	if len(skipped) > 0 {
+		fmt.Fprintf(os.Stderr, "ptc: warning: preset %s: these tools are not available in this build yet: %s\n", preset.ID, strings.Join(skipped, ", "))
+	}
+	return reg, nil
 }
 
 type sleepArgs struct {
@@ -210,19 +228,6 @@ func sleepTool() tools.Tool {
 			return "", ctx.Err()
 		}
 	})
-}
-
-// resolveProvider picks the model backend from --model and --base-url.
-func resolveProvider(model, baseURL string) (llm.Provider, string, error) {
-	if path, ok := strings.CutPrefix(model, "script:"); ok {
-		p, err := loadScript(path)
-		return p, model, err
-	}
-	cfg, err := openai.ConfigFromEnv(baseURL, model, os.Getenv)
-	if err != nil {
-		return nil, "", err
-	}
-	return openai.New(cfg), cfg.Model, nil
 }
 
 func resolveHome(flag string) (string, error) {
@@ -258,7 +263,7 @@ func resolveWorkspace(dir string) (string, error) {
 
 func checkModes(f *runFlags) error {
 	switch f.sandbox {
-	case "read-only", "workspace-write", "danger-full-access":
+	case "", "read-only", "workspace-write", "danger-full-access":
 	default:
 		return fmt.Errorf("unknown sandbox mode %q: use read-only, workspace-write or danger-full-access", f.sandbox)
 	}
@@ -278,9 +283,4 @@ func checkModes(f *runFlags) error {
 
 func unknownSession(id, dir string) error {
 	return fmt.Errorf("no session %q in %s; list the sessions with `ptc sessions` (and check --home / $PTC_HOME)", id, dir)
-}
-
-// loadScript is replaced by runtime/llm/script's loader once it lands.
-func loadScript(path string) (llm.Provider, error) {
-	return nil, fmt.Errorf("cannot load %s: scripted models are not available in this build yet", path)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,6 +11,27 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
+
+func TestRunWithAScriptedModel(t *testing.T) {
+	c := newCLI(t)
+	f := parseFinal(t, c.ok("run", "--model", "script:"+examplePath(t, "hello.json"), "--output", "json", "hello"))
+	if f.Reason != session.ReasonCompleted || f.Text == "" {
+		t.Fatalf("final = %+v", f)
+	}
+	want := []string{"turn/start", "step/start", "user/message", "user/message", "request/header", "assistant/message", "step/end", "turn/end"}
+	if got := types(c.show(f.SessionID).Events); !reflect.DeepEqual(got, want) {
+		t.Fatalf("events = %v\nwant %v", got, want)
+	}
+}
+
+func examplePath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", "examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
 func TestRunAgainstAnOpenAICompatibleServer(t *testing.T) {
 	srv := llmtest.NewServer(t,
