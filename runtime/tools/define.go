@@ -88,6 +88,17 @@ func (t *typed[In, Out]) RequiresApproval(args json.RawMessage) bool {
 func (t *typed[In, Out]) Render(value any) string { return t.opts.render(value) }
 
 func (t *typed[In, Out]) Execute(ctx context.Context, call Call) (any, error) {
+	body, err := t.prepare(call)
+	if err != nil {
+		return nil, err
+	}
+	return body(ctx)
+}
+
+// prepare decodes the arguments into In and returns the body to run. The
+// Runner calls it on its own goroutine so that the decoding does not grow
+// the fresh stack of the goroutine that runs the body.
+func (t *typed[In, Out]) prepare(call Call) (func(context.Context) (any, error), error) {
 	var in In
 	args := call.Args
 	if len(args) == 0 {
@@ -98,7 +109,12 @@ func (t *typed[In, Out]) Execute(ctx context.Context, call Call) (any, error) {
 		// Go type disagree, which the model can only work around.
 		return nil, Errorf(CodeInvalidArgs, "invalid arguments for %s: %v", t.spec.Name, err)
 	}
-	return t.fn(ctx, call, in)
+	return func(ctx context.Context) (any, error) { return t.fn(ctx, call, in) }, nil
+}
+
+// preparer is implemented by tools declared with New (see prepare).
+type preparer interface {
+	prepare(call Call) (func(context.Context) (any, error), error)
 }
 
 // RenderValue is the default renderer: a string as-is, json.RawMessage and

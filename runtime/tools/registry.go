@@ -173,18 +173,24 @@ func (e *entry) validateInput(v any) *Error {
 	return nil
 }
 
-// validateOutput checks a tool's value against its output schema.
+// validateOutput checks a tool's value against its output schema. Go
+// values are encoded and decoded once so the validator sees plain JSON;
+// strings, booleans and nil already are.
 func (e *entry) validateOutput(value any) *Error {
 	if e.out == nil {
 		return nil
 	}
-	b, err := json.Marshal(value)
-	if err != nil {
-		return Errorf(CodeInvalidToolOutput, "tool %s returned a value that cannot be encoded as JSON: %v", e.spec.Name, err)
-	}
-	v, err := decodeJSON(b)
-	if err != nil {
-		return Errorf(CodeInvalidToolOutput, "tool %s returned a value that cannot be encoded as JSON: %v", e.spec.Name, err)
+	v := value
+	switch value.(type) {
+	case nil, string, bool:
+	default:
+		b, err := json.Marshal(value)
+		if err == nil {
+			v, err = decodeJSON(b)
+		}
+		if err != nil {
+			return Errorf(CodeInvalidToolOutput, "tool %s returned a value that cannot be encoded as JSON: %v", e.spec.Name, err)
+		}
 	}
 	if line := validateValue(e.out, v); line != "" {
 		return Errorf(CodeInvalidToolOutput, "tool %s returned a value that does not match its output schema: %s", e.spec.Name, line)

@@ -241,6 +241,14 @@ func (r *Runner) execute(ctx context.Context, e *entry, call Call) Outcome {
 	}
 	defer cancel()
 
+	body := func(ctx context.Context) (any, error) { return e.tool.Execute(ctx, call) }
+	if p, ok := e.tool.(preparer); ok {
+		b, err := p.prepare(call)
+		if err != nil {
+			return Outcome{Err: asToolError(err)}
+		}
+		body = b
+	}
 	done := make(chan Outcome, 1)
 	go func() {
 		defer func() {
@@ -248,7 +256,7 @@ func (r *Runner) execute(ctx context.Context, e *entry, call Call) Outcome {
 				done <- Outcome{Err: Errorf(CodeToolFailed, "tool %s panicked: %v", call.Name, p)}
 			}
 		}()
-		v, err := e.tool.Execute(bctx, call)
+		v, err := body(bctx)
 		done <- Outcome{Value: v, Err: asToolError(err)}
 	}()
 	select {
