@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// DeepSeek's public endpoint and default model, used when only
-// DEEPSEEK_API_KEY is set.
+// Public endpoints and their default models: DeepSeek's when only
+// DEEPSEEK_API_KEY is set, OpenAI's when only OPENAI_API_KEY is set.
 const (
 	DeepSeekBaseURL = "https://api.deepseek.com"
 	DeepSeekModel   = "deepseek-chat"

@@ -15,6 +15,8 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm"
 )
 
+var _ llm.Provider = (*Provider)(nil)
+
 // Provider streams chat completions from one OpenAI-compatible server. It
 // is safe for concurrent use; each Stream call is independent.
 type Provider struct {

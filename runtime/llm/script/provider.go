@@ -13,6 +13,8 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm/internal/pieces"
 )
 
+var _ llm.Provider = (*Provider)(nil)
+
 // Provider replays scripted replies, one per Stream call. It is safe for
 // concurrent use; calls consume replies in arrival order.
 type Provider struct {
