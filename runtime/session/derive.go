@@ -3,21 +3,69 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
 )
+
+// parallelFrom is the session length above which DeriveMessages decodes
+// ranges of events on several goroutines.
+const parallelFrom = 8192
 
 // DeriveMessages projects the surface of a session into the message list
 // of a model request. Only user/message (→ user), assistant/message (→
 // assistant; one with neither content nor tool calls projects to nothing)
 // and tool/result (→ tool) are model-visible; every other event is skipped
-// without decoding its data, which keeps a million-event session fast.
-// Text blocks of one message are joined with a newline.
+// by its type without decoding its data. Text blocks of one message are
+// joined with a newline. Long sessions are decoded in parallel ranges; the
+// result is the same as a sequential pass.
 //
-// An error means a surface event's data does not decode; it names the seq.
+// An error means a surface event's data does not decode; it names the seq
+// (the earliest such event).
 func DeriveMessages(events []Event) ([]llm.Message, error) {
-	var out []llm.Message
+	parts := runtime.GOMAXPROCS(0)
+	if len(events) < parallelFrom || parts < 2 {
+		return deriveRange(events)
+	}
+	results := make([][]llm.Message, parts)
+	errs := make([]error, parts)
+	size := (len(events) + parts - 1) / parts
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := min(p*size, len(events)), min((p+1)*size, len(events))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[p], errs[p] = deriveRange(events[lo:hi])
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for p := range parts {
+		if errs[p] != nil {
+			return nil, errs[p]
+		}
+		total += len(results[p])
+	}
+	out := make([]llm.Message, 0, total)
+	for _, r := range results {
+		out = append(out, r...)
+	}
+	return out, nil
+}
+
+// deriveRange is the sequential projection of one range of events.
+func deriveRange(events []Event) ([]llm.Message, error) {
+	n := 0
+	for i := range events {
+		switch events[i].Type {
+		case TypeUserMessage, TypeAssistantMessage, TypeToolResult:
+			n++
+		}
+	}
+	out := make([]llm.Message, 0, n)
 	for i := range events {
 		e := &events[i]
 		switch e.Type {

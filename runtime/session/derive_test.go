@@ -48,3 +48,28 @@ func TestDeriveMessagesNamesTheSeqOfABadSurfaceEvent(t *testing.T) {
 		t.Fatalf("err = %v, want one naming seq 1 (and ignoring the chunk)", err)
 	}
 }
+
+func TestDeriveMessagesInParallelEqualsOnePass(t *testing.T) {
+	s := &script{t: t}
+	for turn := 1; len(s.events) < 20_000; turn++ {
+		s.completeTurn(turn)
+	}
+	got, err := session.DeriveMessages(s.events)
+	must(t, err)
+	var want []llm.Message
+	for i := 0; i < len(s.events); i += 1000 { // below the parallel threshold
+		part, err := session.DeriveMessages(s.events[i:min(i+1000, len(s.events))])
+		must(t, err)
+		want = append(want, part...)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("parallel projection differs: %d messages vs %d", len(got), len(want))
+	}
+	s.events[9_000].Type = session.TypeToolResult
+	s.events[9_000].Data = json.RawMessage(`{"content":1}`)
+	s.events[15_000].Type = session.TypeToolResult
+	s.events[15_000].Data = json.RawMessage(`{"content":1}`)
+	if _, err := session.DeriveMessages(s.events); err == nil || !strings.Contains(err.Error(), "seq 9000") {
+		t.Fatalf("err = %v, want the earliest bad seq 9000", err)
+	}
+}
