@@ -130,8 +130,8 @@ func parseValue(data []byte) (*value, error) {
 			break
 		}
 	}
-	if root == nil {
-		return nil, errors.New("no JSON value")
+	if root == nil || len(stack) > 0 {
+		return nil, errors.New("unexpected end of JSON input")
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("unexpected data after the JSON value")

@@ -199,7 +199,11 @@ func (r *tsr) members(ms []*typ, ind string, inNS, paren bool) []string {
 }
 
 func (r *tsr) elem(t *typ, ind string, inNS bool) string {
-	s := r.typ(t, ind, inNS)
+	return parenElem(t, r.typ(t, ind, inNS))
+}
+
+// parenElem wraps a rendered type that would bind wrongly before [] or ?.
+func parenElem(t *typ, s string) string {
 	if t.kind == tUnion || t.kind == tIntersection || strings.HasPrefix(s, "-") {
 		return "(" + s + ")"
 	}
@@ -211,7 +215,7 @@ func (r *tsr) tuple(t *typ, ind string, inNS bool) string {
 	for i, it := range t.items {
 		s := r.typ(it, ind, inNS)
 		if i >= t.minItems {
-			s = r.elem(it, ind, inNS) + "?"
+			s = parenElem(it, s) + "?"
 		}
 		parts = append(parts, s)
 	}
@@ -229,7 +233,9 @@ func (r *tsr) object(t *typ, ind string, inNS bool) string {
 	var b strings.Builder
 	b.WriteString("{\n")
 	anyOptional := false
-	for _, p := range t.props {
+	propTypes := make([]string, len(t.props))
+	for i, p := range t.props {
+		propTypes[i] = r.typ(p.t, in, inNS)
 		b.WriteString(jsDoc(p.doc, in))
 		b.WriteString(in)
 		if p.readOnly {
@@ -240,10 +246,10 @@ func (r *tsr) object(t *typ, ind string, inNS bool) string {
 			anyOptional = true
 			b.WriteString("?")
 		}
-		b.WriteString(": " + r.typ(p.t, in, inNS) + ";\n")
+		b.WriteString(": " + propTypes[i] + ";\n")
 	}
 	if t.index != nil {
-		b.WriteString(in + "[key: string]: " + r.index(t, in, inNS, anyOptional) + ";\n")
+		b.WriteString(in + "[key: string]: " + r.index(t.index, propTypes, in, inNS, anyOptional) + ";\n")
 	}
 	b.WriteString(ind + "}")
 	return b.String()
@@ -254,18 +260,17 @@ func (r *tsr) object(t *typ, ind string, inNS bool) string {
 // index type is widened with the declared members' types; when those are
 // too large to repeat, or the extra keys may hold any JSON value, it
 // becomes unknown.
-func (r *tsr) index(t *typ, ind string, inNS, anyOptional bool) string {
-	base := r.typ(t.index, ind, inNS)
-	if len(t.props) == 0 {
+func (r *tsr) index(idx *typ, propTypes []string, ind string, inNS, anyOptional bool) string {
+	base := r.typ(idx, ind, inNS)
+	if len(propTypes) == 0 {
 		return base
 	}
-	if t.index.kind == tJSON {
+	if idx.kind == tJSON {
 		return "unknown" // declared members need not be JsonValue (optional tuple slots, optional keys)
 	}
 	parts := []string{base}
 	seen := map[string]bool{base: true}
-	for _, p := range t.props {
-		s := r.typ(p.t, ind, inNS)
+	for _, s := range propTypes {
 		if strings.Contains(s, "\n") || len(s) > 60 {
 			return "unknown"
 		}
