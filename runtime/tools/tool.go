@@ -70,8 +70,8 @@ type Call struct {
 
 // Result is the outcome of one call. Value is the tool's JSON value (nil on
 // failure); Content is the rendered, model-readable text (for failures:
-// "Error: <message>"). FullContent is set when Content was truncated and
-// the whole text was spilled (SpillPath says where).
+// "Error: <message>"). SpillPath is set when Content was truncated and
+// the whole text was saved to a file the model can read.
 type Result struct {
 	CallID    string `json:"callId"`
 	Name      string `json:"name"`
