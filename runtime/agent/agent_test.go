@@ -296,3 +296,23 @@ func TestNewRefusesAnIncompleteConfig(t *testing.T) {
 		t.Fatal("want an error without a model")
 	}
 }
+
+func TestApprovalNeverDeniesACallThatNeedsApproval(t *testing.T) {
+	spec := tools.Spec{Name: "rm", Description: "remove", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	ran := false
+	rm := tools.New(spec, func(context.Context, tools.Call, map[string]any) (string, error) { ran = true; return "gone", nil },
+		tools.NeedsApproval(func(json.RawMessage) bool { return true }))
+	p := &fakeProvider{replies: []reply{{calls: []llm.ToolCall{{ID: "c1", Name: "rm", Arguments: "{}"}}}, {text: "ok"}}}
+	log := &memLog{}
+	a := newTestAgent(t, p, log, func(c *Config) { c.Tools = runnerOf(t, rm) })
+	if _, err := a.RunTurn(context.Background(), "clean up"); err != nil {
+		t.Fatal(err)
+	}
+	res := decode[session.ToolResult](t, find(log.Events(), session.TypeToolResult)[0])
+	if ran || res.Error == nil || res.Error.Code != tools.CodeDenied {
+		t.Fatalf("ran=%v result=%+v", ran, res)
+	}
+	if len(find(log.Events(), session.TypeApprovalDecided)) != 1 {
+		t.Fatalf("the denial must be recorded through the agent's sink: %v", log.types())
+	}
+}
