@@ -46,7 +46,7 @@ declare const tools: {
     from: string;
   }): Promise<JsonValue>;
 
-  /** A reserved word: legal as a TypeScript member, a keyword in Python? No, but class is. */
+  /** A JavaScript reserved word: still a legal member name in TypeScript and a method name in Python. */
   delete(args?: {
     [key: string]: JsonValue;
   }): Promise<JsonValue>;

@@ -83,7 +83,7 @@ declare const tools: {
   /** A Python keyword. */
   class(args: ToolArgsMap["class"]): Promise<ToolOutputMap["class"]>;
 
-  /** A reserved word: legal as a TypeScript member, a keyword in Python? No, but class is. */
+  /** A JavaScript reserved word: still a legal member name in TypeScript and a method name in Python. */
   delete(args?: ToolArgsMap["delete"]): Promise<ToolOutputMap["delete"]>;
 
   /** Dots and dashes. */

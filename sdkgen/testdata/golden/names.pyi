@@ -55,7 +55,7 @@ class Tools(Protocol):
         ...
 
     async def delete(self, args: dict[str, JsonValue] = ...) -> JsonValue:
-        """A reserved word: legal as a TypeScript member, a keyword in Python? No, but class is."""
+        """A JavaScript reserved word: still a legal member name in TypeScript and a method name in Python."""
         ...
 
     async def my_mcp_tool(self, args: MyMcpToolArgs2) -> JsonValue:
