@@ -1,16 +1,163 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ptc-dev/ptc/presets"
+	"github.com/ptc-dev/ptc/ptc"
+	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox"
+	sandboxtools "github.com/ptc-dev/ptc/sandbox/tools"
 )
 
-// TODO(owner): replace this placeholder with the real command.
+// newExecCmd is `ptc exec`: one run_code program against the ptc preset's
+// tools, with no model. Nested calls go through the same Runner pipeline
+// as in a session; approvals are denied (there is nobody to ask).
 func newExecCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "exec FILE.ts|-",
-		Short: "not implemented yet",
-		RunE:  func(*cobra.Command, []string) error { return errors.New("ptc exec: not implemented yet") },
+	var workspace, mode, output, home string
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "exec [--workspace DIR] [--sandbox MODE] [--timeout D] [--output text|json] FILE.ts|-",
+		Short: "Run a TypeScript program against the ptc tools, without a model",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if output != "text" && output != "json" {
+				return fmt.Errorf("--output must be text or json, not %q", output)
+			}
+			code, err := readProgram(args[0], c.InOrStdin())
+			if err != nil {
+				return err
+			}
+			m, err := sandbox.ParseMode(mode)
+			if err != nil {
+				return err
+			}
+			ws, err := shWorkspace(workspace)
+			if err != nil {
+				return err
+			}
+			set, err := loadPresets(home)
+			if err != nil {
+				return err
+			}
+			preset, err := set.Get("ptc")
+			if err != nil {
+				return err
+			}
+			host := sandbox.NewHost(sandbox.Config{PoolSize: -1})
+			host.Warm()
+			defer host.Close(context.Background())
+			reg, err := execRegistry(preset, host, ws, m)
+			if err != nil {
+				return err
+			}
+			runner := tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})
+			ctx := tools.WithEnv(c.Context(), &tools.Env{Workspace: ws, Dispatcher: runner})
+			names := make([]string, 0)
+			for _, s := range reg.ProgramSpecs() {
+				names = append(names, s.Name)
+			}
+			o := ptc.Run(ctx, ptc.Limits{Timeout: timeout}, ptc.Request{
+				CallID: "exec", Code: code, Tools: names, Dispatcher: runner, Timeout: timeout,
+			})
+			if err := printExec(c.OutOrStdout(), output, o, code); err != nil {
+				return err
+			}
+			if !o.OK() {
+				return exitError{code: 1}
+			}
+			return nil
+		},
 	}
+	cmd.Flags().StringVar(&workspace, "workspace", "", "workspace directory (default: the current directory)")
+	cmd.Flags().StringVar(&mode, "sandbox", string(sandbox.DefaultMode), "sandbox mode: read-only, workspace-write or danger-full-access")
+	cmd.Flags().DurationVar(&timeout, "timeout", ptc.DefaultLimits.Timeout, "wall-time budget of the program (at most 10m)")
+	cmd.Flags().StringVar(&output, "output", "text", "output format: text or json")
+	cmd.Flags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
+	return cmd
+}
+
+func readProgram(arg string, stdin io.Reader) (string, error) {
+	var b []byte
+	var err error
+	if arg == "-" {
+		b, err = io.ReadAll(stdin)
+	} else {
+		b, err = os.ReadFile(arg)
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot read the program: %w", err)
+	}
+	return string(b), nil
+}
+
+// execRegistry builds the ptc preset's tools for programs. run_code is
+// left out (the program is already running), and sandbox tools that the
+// CLI toolset builder does not construct yet are taken from sandbox/tools.
+func execRegistry(p *presets.Preset, host *sandbox.Host, ws string, m sandbox.Mode) (*tools.Registry, error) {
+	reg, _, err := buildToolsetReport(toolsetConfig{preset: p, workspace: ws, sandbox: string(m), skipUnavailable: true})
+	if err != nil {
+		return nil, err
+	}
+	var ts []tools.Tool
+	for _, name := range p.Tools {
+		if name == tools.RunCodeName {
+			continue
+		}
+		if t, ok := reg.Lookup(name); ok {
+			ts = append(ts, t)
+		} else if t, ok := sandboxtools.ByName(host, sandboxtools.Config{Workspace: ws, Mode: m, Approval: tools.PolicyNever}, name); ok {
+			ts = append(ts, t)
+		}
+	}
+	return tools.NewRegistry(tools.PresentPTC, ts...)
+}
+
+// execJSON is the `ptc exec --output json` shape of DESIGN.md §11.
+type execJSON struct {
+	OK     bool            `json:"ok"`
+	Logs   []string        `json:"logs"`
+	Result json.RawMessage `json:"result"`
+	Error  *execError      `json:"error"`
+	Calls  []execCall      `json:"calls"`
+}
+
+type execError struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	Line    int    `json:"line"`
+}
+
+type execCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+	IsError   bool   `json:"isError"`
+}
+
+func printExec(w io.Writer, format string, o *ptc.Outcome, code string) error {
+	if format == "text" {
+		_, err := fmt.Fprintln(w, ptc.Render(o, code))
+		return err
+	}
+	j := execJSON{OK: o.OK(), Logs: o.Logs, Result: o.Result, Calls: []execCall{}}
+	if len(j.Result) == 0 {
+		j.Result = json.RawMessage("null")
+	}
+	if f := o.Failure; f != nil {
+		j.Error = &execError{Kind: f.Kind, Message: f.Message, Line: f.Line}
+	}
+	for _, c := range o.Calls {
+		j.Calls = append(j.Calls, execCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, IsError: c.IsError})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(j)
 }
