@@ -18,12 +18,12 @@ import (
 
 // BadgerOptions configures OpenBadger. The zero value opens read-write.
 type BadgerOptions struct {
-	// ReadOnly opens the store for reading only. Several read-only opens
-	// may share a store, but Badger cannot attach a reader while a writer
-	// process holds it (ErrLocked), nor open read-only a store whose writer
-	// was killed (ErrNeedsRecovery: a read-write open replays its log).
-	// Commands that only read are therefore best served by a short
-	// read-write open; use ReadOnly when several readers must coexist.
+	// ReadOnly opens the store for reading only; several read-only opens
+	// may share a store. Badger cannot attach a reader while a writer
+	// process holds the store: that fails with ErrLocked. A store whose
+	// last writer was killed is first recovered by a short read-write open
+	// (Badger must replay its log); only if that is impossible does the
+	// open fail, with ErrNeedsRecovery.
 	ReadOnly bool
 }
 
@@ -62,9 +62,32 @@ func OpenBadger(dir string, opts BadgerOptions) (*BadgerStore, error) {
 	} else if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
 		return nil, fmt.Errorf("open session store %s read-only: no store there yet (%w)", dir, ErrNotFound)
 	}
+	db, err := openDB(dir, opts.ReadOnly)
+	if err != nil && opts.ReadOnly && errors.Is(err, ErrNeedsRecovery) {
+		// The last writer was killed. Replay its log with a short
+		// read-write open (possible only while no one else holds the
+		// store), then attach read-only as asked.
+		rw, rerr := openDB(dir, false)
+		if rerr != nil {
+			return nil, fmt.Errorf("%w (recovering it read-write also failed: %v)", err, rerr)
+		}
+		if cerr := rw.Close(); cerr != nil {
+			return nil, fmt.Errorf("open session store %s: recover: %w", dir, cerr)
+		}
+		db, err = openDB(dir, true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &BadgerStore{dir: dir, readOnly: opts.ReadOnly, db: db}, nil
+}
+
+// openDB opens Badger with ptc's settings and maps its lock and recovery
+// errors to ErrLocked and ErrNeedsRecovery.
+func openDB(dir string, readOnly bool) (*badger.DB, error) {
 	bo := badger.DefaultOptions(dir).
 		WithLogger(nil).
-		WithReadOnly(opts.ReadOnly).
+		WithReadOnly(readOnly).
 		WithMetricsEnabled(false).
 		WithMemTableSize(badgerMemTable).
 		WithNumMemtables(2).
@@ -77,16 +100,15 @@ func OpenBadger(dir string, opts BadgerOptions) (*BadgerStore, error) {
 		WithNumGoroutines(2).
 		WithDetectConflicts(false)
 	db, err := badger.Open(bo)
-	if err != nil {
-		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return nil, lockedError(dir, opts.ReadOnly)
-		}
-		if opts.ReadOnly && strings.Contains(err.Error(), "truncate required") {
-			return nil, fmt.Errorf("open session store %s read-only: %w: its last writer was killed before closing it; open it read-write once (any ptc command that writes, or without read-only) and try again", dir, ErrNeedsRecovery)
-		}
-		return nil, fmt.Errorf("open session store %s: %w", dir, err)
+	switch {
+	case err == nil:
+		return db, nil
+	case strings.Contains(err.Error(), "Cannot acquire directory lock"):
+		return nil, lockedError(dir, readOnly)
+	case readOnly && strings.Contains(err.Error(), "truncate required"):
+		return nil, fmt.Errorf("open session store %s read-only: %w: its last writer was killed before closing it", dir, ErrNeedsRecovery)
 	}
-	return &BadgerStore{dir: dir, readOnly: opts.ReadOnly, db: db}, nil
+	return nil, fmt.Errorf("open session store %s: %w", dir, err)
 }
 
 func lockedError(dir string, readOnly bool) error {

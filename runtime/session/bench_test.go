@@ -140,4 +140,3 @@ func BenchmarkDeriveMessages1M(b *testing.B) {
 	b.ReportMetric(float64(n), "messages")
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/derive")
 }
-

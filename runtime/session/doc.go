@@ -48,8 +48,8 @@
 // several readers may share a store that no process is writing, but
 // Badger cannot attach a reader while a writer holds the directory, so
 // that also fails with ErrLocked (the message says to wait for the other
-// ptc to exit). Nor can it open a store whose writer was killed: that
-// fails with ErrNeedsRecovery until a read-write open has replayed the
-// write-ahead log. Nothing is ever written by a read-only open, so
-// commands that only read are best served by a short read-write open.
+// ptc to exit). Badger cannot open read-only a store whose writer was
+// killed either, so OpenBadger first recovers it with a short read-write
+// open (replaying the write-ahead log, as any writer would) and then
+// attaches read-only; the read-only handle itself never writes.
 package session
