@@ -189,8 +189,28 @@ func TestPythonStubsTypeCheck(t *testing.T) {
 	if out, err := exec.Command(py, append([]string{"-m", "py_compile"}, files...)...).CombinedOutput(); err != nil {
 		t.Fatalf("py_compile: %v\n%s", err, out)
 	}
-	args := append([]string{"--strict", "--no-incremental", "--cache-dir", filepath.Join(dir, ".cache")}, files...)
-	if out, err := exec.Command(mypy, args...).CombinedOutput(); err != nil {
+	write(t, filepath.Join(dir, "usage_ok.py"), read(t, "testdata/programs/py/usage_ok.py"))
+	files = append(files, filepath.Join(dir, "usage_ok.py"))
+	mypyArgs := func(files ...string) []string {
+		return append([]string{"--strict", "--no-incremental", "--cache-dir", filepath.Join(dir, ".cache")}, files...)
+	}
+	cmd := exec.Command(mypy, mypyArgs(files...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("mypy: %v\n%s", err, out)
+	}
+
+	// The misuse program must fail on each of its three marked lines.
+	write(t, filepath.Join(dir, "usage_bad.py"), read(t, "testdata/programs/py/usage_bad.py"))
+	cmd = exec.Command(mypy, mypyArgs("usage_bad.py")...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatal("mypy accepted usage_bad.py, which misuses the stubs")
+	}
+	for _, line := range []string{"usage_bad.py:6:", "usage_bad.py:7:", "usage_bad.py:8:"} {
+		if !strings.Contains(string(out), line) {
+			t.Errorf("mypy did not reject %s:\n%s", line, out)
+		}
 	}
 }

@@ -104,7 +104,7 @@ func jsDoc(lines []string, indent string) string {
 	for i, l := range lines {
 		esc[i] = strings.ReplaceAll(l, "*/", `*\/`)
 	}
-	if len(esc) == 1 && !strings.HasPrefix(esc[0], "@") {
+	if len(esc) == 1 {
 		return fmt.Sprintf("%s/** %s */\n", indent, esc[0])
 	}
 	var b strings.Builder

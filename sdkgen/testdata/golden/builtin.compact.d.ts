@@ -37,9 +37,7 @@ declare const tools: {
         label: string;
         description?: string;
       }[];
-      /**
-       * @default false
-       */
+      /** @default false */
       multiSelect?: boolean;
     }[];
   }): Promise<{
@@ -72,9 +70,7 @@ declare const tools: {
     /** Minimum length: 1. */
     old_string: string;
     new_string: string;
-    /**
-     * @default false
-     */
+    /** @default false */
     replace_all?: boolean;
   }): Promise<{
     replacements: number;
@@ -106,9 +102,7 @@ declare const tools: {
     pattern: string;
     path?: string;
     glob?: string;
-    /**
-     * @default "files_with_matches"
-     */
+    /** @default "files_with_matches" */
     output_mode?: "content" | "files_with_matches" | "count";
     /** Case-insensitive. */
     "-i"?: boolean;

@@ -27,9 +27,7 @@ interface ToolArgsMap {
         label: string;
         description?: string;
       }[];
-      /**
-       * @default false
-       */
+      /** @default false */
       multiSelect?: boolean;
     }[];
   };
@@ -50,9 +48,7 @@ interface ToolArgsMap {
     /** Minimum length: 1. */
     old_string: string;
     new_string: string;
-    /**
-     * @default false
-     */
+    /** @default false */
     replace_all?: boolean;
   };
   exit_plan_mode: {
@@ -72,9 +68,7 @@ interface ToolArgsMap {
     pattern: string;
     path?: string;
     glob?: string;
-    /**
-     * @default "files_with_matches"
-     */
+    /** @default "files_with_matches" */
     output_mode?: "content" | "files_with_matches" | "count";
     /** Case-insensitive. */
     "-i"?: boolean;

@@ -58,9 +58,7 @@ declare const tools: {
     multi?: string;
     /** Write-only. */
     secret?: string;
-    /**
-     * @example "OpenAPI style"
-     */
+    /** @example "OpenAPI style" */
     example?: string;
   }): Promise<{
     ok: boolean;
@@ -153,9 +151,7 @@ declare const tools: {
     patterned?: {
       [key: string]: string | number;
     };
-    /**
-     * @default "fast"
-     */
+    /** @default "fast" */
     with_default?: string;
     required_undeclared?: {
       a: string;

@@ -48,9 +48,7 @@ interface ToolArgsMap {
     multi?: string;
     /** Write-only. */
     secret?: string;
-    /**
-     * @example "OpenAPI style"
-     */
+    /** @example "OpenAPI style" */
     example?: string;
   };
   kw_arrays: {
@@ -131,9 +129,7 @@ interface ToolArgsMap {
     patterned?: {
       [key: string]: string | number;
     };
-    /**
-     * @default "fast"
-     */
+    /** @default "fast" */
     with_default?: string;
     required_undeclared?: {
       a: string;

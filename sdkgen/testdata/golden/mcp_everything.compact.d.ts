@@ -49,9 +49,7 @@ declare const tools: {
 
   /** Returns a resource reference that can be used by MCP clients */
   "get-resource-reference"(args?: {
-    /**
-     * @default "Text"
-     */
+    /** @default "Text" */
     resourceType?: "Text" | "Blob";
     /**
      * ID of the text resource to fetch

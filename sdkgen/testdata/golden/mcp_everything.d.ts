@@ -31,9 +31,7 @@ interface ToolArgsMap {
     count?: number;
   };
   "get-resource-reference": {
-    /**
-     * @default "Text"
-     */
+    /** @default "Text" */
     resourceType?: "Text" | "Blob";
     /**
      * ID of the text resource to fetch

@@ -24,9 +24,7 @@ declare const tools: {
   /** Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories. */
   directory_tree(args: {
     path: string;
-    /**
-     * @default []
-     */
+    /** @default [] */
     excludePatterns?: string[];
   }): Promise<{
     content: string;
@@ -146,9 +144,7 @@ declare const tools: {
   search_files(args: {
     path: string;
     pattern: string;
-    /**
-     * @default []
-     */
+    /** @default [] */
     excludePatterns?: string[];
   }): Promise<{
     content: string;

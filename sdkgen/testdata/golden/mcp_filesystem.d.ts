@@ -10,9 +10,7 @@ interface ToolArgsMap {
   };
   directory_tree: {
     path: string;
-    /**
-     * @default []
-     */
+    /** @default [] */
     excludePatterns?: string[];
   };
   edit_file: {
@@ -77,9 +75,7 @@ interface ToolArgsMap {
   search_files: {
     path: string;
     pattern: string;
-    /**
-     * @default []
-     */
+    /** @default [] */
     excludePatterns?: string[];
   };
   write_file: {
