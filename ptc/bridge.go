@@ -85,6 +85,10 @@ func (b *bridge) sequence() {
 			}
 		}
 		release, err := b.gate.Acquire(ctx, safe)
+		if err == nil && ctx.Err() != nil {
+			release() // admitted just as the program ended: do not start it
+			err = ctx.Err()
+		}
 		if err != nil {
 			b.update(c, func(rec *CallRecord) { rec.IsError, rec.Code = true, tools.CodeAbortedBeforeDispatch })
 			continue

@@ -88,25 +88,43 @@ func TestDispatchEventsCarryIDsArgumentsAndErrors(t *testing.T) {
 }
 
 func TestPendingCallsAreCancelledWhenTheProgramEnds(t *testing.T) {
-	d := newFakeDispatcher(&fakeTool{name: "slow", delay: time.Hour}, &fakeTool{name: "after"})
+	started := make(chan struct{})
+	d := newFakeDispatcher(
+		&fakeTool{name: "slow", safe: true},
+		&fakeTool{name: "started", safe: true, fn: func(map[string]any) (any, error) { <-started; return nil, nil }},
+		&fakeTool{name: "after"}, // exclusive: queued behind the running slow call
+	)
+	d.tools["slow"] = &blockingTool{fakeTool: d.tools["slow"].(*fakeTool), started: started}
 	sink := &recordingSink{}
 	o := Run(context.Background(), Limits{}, Request{CallID: "c", Tools: d.names(), Dispatcher: d, Sink: sink,
-		Code: `tools.slow({}).catch(() => {}); tools.after({}).catch(() => {}); return "done"`})
+		Code: `tools.slow({}).catch(() => {}); await tools.started({}); tools.after({}).catch(() => {}); return "done"`})
 	if !o.OK() {
 		t.Fatal(o.Failure)
 	}
-	if len(o.Calls) != 2 {
+	if len(o.Calls) != 3 {
 		t.Fatalf("calls %+v", o.Calls)
 	}
 	if c := o.Calls[0]; !c.Started || !c.IsError || c.Code != tools.CodeAborted {
 		t.Fatalf("running call not aborted: %+v", c)
 	}
-	if c := o.Calls[1]; c.Started || c.Code != tools.CodeAbortedBeforeDispatch {
+	if c := o.Calls[2]; c.Started || c.Code != tools.CodeAbortedBeforeDispatch {
 		t.Fatalf("queued call started: %+v", c)
 	}
-	if n := len(sink.ofType(session.TypePtcDispatch)); n != 1 {
-		t.Fatalf("%d settle events, want 1 (the started call)", n)
+	if n := len(sink.ofType(session.TypePtcDispatch)); n != 2 {
+		t.Fatalf("%d settle events, want 2 (the started calls)", n)
 	}
+}
+
+// blockingTool signals when it starts and then waits for cancellation.
+type blockingTool struct {
+	*fakeTool
+	started chan struct{}
+}
+
+func (b *blockingTool) Execute(ctx context.Context, _ tools.Call) (any, error) {
+	close(b.started)
+	<-ctx.Done()
+	return nil, tools.Errorf(tools.CodeAborted, "cancelled")
 }
 
 func TestApprovalWaitPausesTheProgramInPlace(t *testing.T) {
