@@ -68,40 +68,76 @@ func deriveRange(events []Event) ([]llm.Message, error) {
 	out := make([]llm.Message, 0, n)
 	for i := range events {
 		e := &events[i]
+		var m llm.Message
+		var err error
 		switch e.Type {
 		case TypeUserMessage:
-			var d struct {
-				Content []Block `json:"content"`
-			}
-			if err := json.Unmarshal(e.Data, &d); err != nil {
-				return nil, surfaceError(e, err)
-			}
-			out = append(out, llm.Message{Role: llm.RoleUser, Content: joinText(d.Content)})
+			m, err = projectUser(e.Data)
 		case TypeAssistantMessage:
-			var d struct {
-				Message llm.Message `json:"message"`
-			}
-			if err := json.Unmarshal(e.Data, &d); err != nil {
-				return nil, surfaceError(e, err)
-			}
-			m := d.Message
-			if m.Content == "" && len(m.ToolCalls) == 0 {
-				continue
-			}
-			out = append(out, llm.Message{Role: llm.RoleAssistant, Content: m.Content, Reasoning: m.Reasoning, ToolCalls: m.ToolCalls})
+			m, err = projectAssistant(e.Data)
 		case TypeToolResult:
-			var d struct {
-				CallID  string  `json:"callId"`
-				Name    string  `json:"name"`
-				Content []Block `json:"content"`
-			}
-			if err := json.Unmarshal(e.Data, &d); err != nil {
-				return nil, surfaceError(e, err)
-			}
-			out = append(out, llm.Message{Role: llm.RoleTool, ToolCallID: d.CallID, Name: d.Name, Content: joinText(d.Content)})
+			m, err = projectResult(e.Data)
+		default:
+			continue
+		}
+		if err != nil {
+			return nil, surfaceError(e, err)
+		}
+		if m.Role != "" {
+			out = append(out, m)
 		}
 	}
 	return out, nil
+}
+
+// projectUser, projectAssistant and projectResult turn one surface event
+// into its message (Role empty: nothing to project). They try the fast
+// reader first and let encoding/json decide whatever it declines.
+func projectUser(data []byte) (llm.Message, error) {
+	blocks, ok := fastUser(data)
+	if !ok {
+		var d struct {
+			Content []Block `json:"content"`
+		}
+		if err := json.Unmarshal(data, &d); err != nil {
+			return llm.Message{}, err
+		}
+		blocks = d.Content
+	}
+	return llm.Message{Role: llm.RoleUser, Content: joinText(blocks)}, nil
+}
+
+func projectAssistant(data []byte) (llm.Message, error) {
+	content, reasoning, calls, ok := fastAssistant(data)
+	if !ok {
+		var d struct {
+			Message llm.Message `json:"message"`
+		}
+		if err := json.Unmarshal(data, &d); err != nil {
+			return llm.Message{}, err
+		}
+		content, reasoning, calls = d.Message.Content, d.Message.Reasoning, d.Message.ToolCalls
+	}
+	if content == "" && len(calls) == 0 {
+		return llm.Message{}, nil
+	}
+	return llm.Message{Role: llm.RoleAssistant, Content: content, Reasoning: reasoning, ToolCalls: calls}, nil
+}
+
+func projectResult(data []byte) (llm.Message, error) {
+	callID, name, blocks, ok := fastResult(data)
+	if !ok {
+		var d struct {
+			CallID  string  `json:"callId"`
+			Name    string  `json:"name"`
+			Content []Block `json:"content"`
+		}
+		if err := json.Unmarshal(data, &d); err != nil {
+			return llm.Message{}, err
+		}
+		callID, name, blocks = d.CallID, d.Name, d.Content
+	}
+	return llm.Message{Role: llm.RoleTool, ToolCallID: callID, Name: name, Content: joinText(blocks)}, nil
 }
 
 func surfaceError(e *Event, err error) error {
