@@ -1,0 +1,104 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/ptc-dev/ptc/sandbox/proto"
+)
+
+// benchTree is a small workspace for grep.
+func benchTree(b *testing.B) string {
+	ws, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 20 {
+		body := fmt.Sprintf("line one\nfoo %d\nline three\n", i)
+		if err := os.WriteFile(filepath.Join(ws, fmt.Sprintf("f%02d.txt", i)), []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return ws
+}
+
+// reportPercentiles records p50/p99 of the samples as benchmark metrics.
+func reportPercentiles(b *testing.B, d []time.Duration) {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	p := func(q float64) float64 { return float64(d[int(q*float64(len(d)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(p(0.50), "p50-ms")
+	b.ReportMetric(p(0.99), "p99-ms")
+}
+
+func benchGuest(b *testing.B, h *Host, cmd string) {
+	ws := benchTree(b)
+	ctx := context.Background()
+	if err := h.Ready(ctx); err != nil {
+		b.Fatal(err)
+	}
+	_ = h.Prewarm(ws, WorkspaceWrite)
+	var d []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		o, err := h.Run(ctx, ws, WorkspaceWrite, proto.Request{Op: proto.OpShell, Command: cmd})
+		d = append(d, time.Since(start))
+		if err != nil || o.ExitCode != 0 {
+			b.Fatalf("%v %d %s", err, o.ExitCode, o.Stderr)
+		}
+		if h.cfg.PoolSize > 0 {
+			// Between tool calls the model thinks for seconds: let the
+			// background refill land before the next call.
+			key, _ := newKey(ws, WorkspaceWrite)
+			for p := h.pool(key); len(p.ready) < p.size; {
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}
+	reportPercentiles(b, d)
+}
+
+// benchCmds are the commands the targets name; grep needs the guest's
+// grep builtin.
+var benchCmds = []string{"echo hi", "grep -rn foo ."}
+
+func BenchmarkPooled(b *testing.B) {
+	h := NewHost(Config{})
+	defer h.Close(context.Background())
+	for _, c := range benchCmds {
+		b.Run(c, func(b *testing.B) { benchGuest(b, h, c) })
+	}
+}
+
+func BenchmarkFreshInstance(b *testing.B) {
+	h := NewHost(Config{PoolSize: -1})
+	defer h.Close(context.Background())
+	for _, c := range benchCmds {
+		b.Run(c, func(b *testing.B) { benchGuest(b, h, c) })
+	}
+}
+
+func BenchmarkHostBash(b *testing.B) {
+	for _, c := range benchCmds {
+		b.Run(c, func(b *testing.B) {
+			ws := benchTree(b)
+			var d []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				cmd := exec.Command("/bin/bash", "-c", c)
+				cmd.Dir = ws
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v %s", err, out)
+				}
+				d = append(d, time.Since(start))
+			}
+			reportPercentiles(b, d)
+		})
+	}
+}

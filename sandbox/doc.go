@@ -1,0 +1,37 @@
+// Package sandbox runs shell commands and file operations inside a
+// WebAssembly guest under wazero, confined to one workspace directory.
+//
+//	 process                                  one per command (pooled)
+//	┌──────────────────────────────┐        ┌──────────────────────────────┐
+//	│ Host                         │ take   │ guest instance (reactor)     │
+//	│  wazero runtime (1/process)  │──────▶ │  _initialize already run     │
+//	│  compiled guest (1, cached)  │        │  ptc_run ← proto.Request     │
+//	│  pools[(workspace, mode)]    │◀─ refill in background             │
+//	└──────────────────────────────┘        │  stdin: bytes, stdout+stderr │
+//	                                        │  one capped budget; sleep    │
+//	                                        │  ends with the ctx           │
+//	                                        └──────┬──────────────┬────────┘
+//	                                mount at the   │              │ mount /tmp
+//	                                workspace path ▼              ▼
+//	                                  rootfs.FS(os.Root)   rootfs.FS(fresh temp dir,
+//	                                  ro / rw + protected   removed after the call)
+//	                                  fd cap, quota
+//
+// Why not wazero's WithDirMount / WithReadOnlyDirMount / os.DirFS: they
+// join guest paths onto the host directory and let the host kernel follow
+// symlinks. A symlink made by the guest (ln -s ../../..), one shipped in a
+// cloned repository, or a directory swapped for a symlink mid-read leads
+// outside the workspace, even on a read-only mount; writes through a
+// dangling symlink create files outside. wazero's maintainers consider
+// hardening those mounts out of scope. Package rootfs instead resolves
+// every path through os.Root, which walks one component at a time and
+// refuses to leave the root, and adds the policy (symlink targets, FIFOs,
+// fd cap, protected paths, quota) on top. The escape suite in this package
+// attacks it with a raw-WASI probe guest.
+//
+// Each command gets an instance that was instantiated and initialised
+// ahead of time and is discarded afterwards, so no state leaks between
+// commands; Shell keeps one instance alive for the minimal preset's
+// persistent shell. In danger-full-access the bash tool runs the host's
+// /bin/bash instead (HostShell) and says so in its result.
+package sandbox
