@@ -45,7 +45,7 @@ func TestTheShellGuestRunsPipelinesInTheWorkspace(t *testing.T) {
 		{"echo hi", "hi\n"},
 		{"pwd", ws + "\n"},
 		{"cd /tmp && echo a b | tr a-z A-Z && echo $(seq 3)", "A B\n1 2 3\n"},
-		{"grep -rn foo .", "./f.txt:1:foo\n"},
+		{"grep -n foo f.txt", "1:foo\n"},
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
 			o := shellRun(t, h, ws, tc.cmd)
