@@ -112,6 +112,11 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (any, error) {
 	return &Output{Logs: o.Logs, Result: o.Result, Text: text}, nil
 }
 
+// MaxResultBytes lets run_code's text through the Runner's generic
+// truncation: Execute already caps it at the visible-output budget and
+// spills the rest, so the Runner only needs room for its "Error: " prefix.
+func (t *Tool) MaxResultBytes() int { return t.cfg.Limits.VisibleOutput + 1024 }
+
 // Render returns the model-visible text of a successful run's value.
 func (t *Tool) Render(value any) string {
 	switch v := value.(type) {

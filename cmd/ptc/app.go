@@ -8,18 +8,19 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/presets"
+	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/llm/backend"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox"
 )
 
 // runFlags are the flags shared by `ptc run` and interactive `ptc`
@@ -52,6 +53,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 
 // app is one wired session: the open store, the session log and the agent.
 type app struct {
+	host    *sandbox.Host
 	store   *session.BadgerStore
 	log     *session.Log
 	agent   *agent.Agent
@@ -88,12 +90,14 @@ func openApp(ctx context.Context, f *runFlags, obs observer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{store: store, model: model}
+	host := sandbox.NewHost(sandbox.Config{})
+	host.Warm() // compile the guest while the session opens
+	a := &app{host: host, store: store, model: model}
 	if err := a.openLog(ctx, f, workspace); err != nil {
 		store.Close()
 		return nil, err
 	}
-	cfg, err := agentConfig(f, preset, provider, model, workspace, a.log.Header().ID, obs)
+	cfg, err := agentConfig(f, preset, provider, model, workspace, a.log.Header().ID, host, obs)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -138,25 +142,41 @@ func (a *app) Close() error {
 	if a.log != nil {
 		err = a.log.Sync(context.Background())
 	}
-	return errors.Join(err, a.store.Close())
+	err = errors.Join(err, a.store.Close())
+	if a.host != nil {
+		err = errors.Join(err, a.host.Close(context.Background()))
+	}
+	return err
 }
 
 // agentConfig wires the preset (prompt sections, snapshots, step budget,
 // sandbox default, tool set) and the flags into the agent's config.
-func agentConfig(f *runFlags, preset *presets.Preset, p llm.Provider, model, workspace, id string, obs observer) (agent.Config, error) {
-	today := time.Now().Format("2006-01-02")
-	vars := map[string]string{"cwd": workspace, "workspace": workspace, "model": model, "preset": preset.ID, "os": runtime.GOOS, "date": today}
-	system, err := prompt.Render(preset.PromptSections(), vars)
+func agentConfig(f *runFlags, preset *presets.Preset, p llm.Provider, model, workspace, id string, host *sandbox.Host, obs observer) (agent.Config, error) {
+	home, err := resolveHome(f.home)
 	if err != nil {
-		return agent.Config{}, fmt.Errorf("preset %s: %w", preset.ID, err)
+		return agent.Config{}, err
 	}
+	today := time.Now().Format("2006-01-02")
 	policy, err := tools.ParsePolicy(f.approval)
 	if err != nil {
 		return agent.Config{}, err
 	}
-	sandbox := f.sandbox
-	if sandbox == "" {
-		sandbox = preset.Sandbox
+	mode := f.sandbox
+	if mode == "" {
+		mode = preset.Sandbox
+	}
+	reg, err := toolRegistry(toolsetConfig{preset: preset, workspace: workspace, sandbox: mode, host: host, approval: policy})
+	if err != nil {
+		return agent.Config{}, err
+	}
+	sections, err := systemSections(preset, reg)
+	if err != nil {
+		return agent.Config{}, err
+	}
+	vars := map[string]string{"cwd": workspace, "workspace": workspace, "model": model, "preset": preset.ID, "os": runtime.GOOS, "date": today}
+	system, err := prompt.Render(sections, vars)
+	if err != nil {
+		return agent.Config{}, fmt.Errorf("preset %s: %w", preset.ID, err)
 	}
 	maxSteps := f.maxSteps
 	if maxSteps == 0 {
@@ -168,16 +188,12 @@ func agentConfig(f *runFlags, preset *presets.Preset, p llm.Provider, model, wor
 		System:   system,
 		MaxSteps: maxSteps,
 		Observer: obs,
-		Env:      &tools.Env{SessionID: id, Workspace: workspace, Answerer: newTerminalAnswerer()},
+		Env:      &tools.Env{SessionID: id, Workspace: workspace, SpillDir: spillDir(home, id), Answerer: newTerminalAnswerer()},
 	}
 	if preset.Snapshots {
 		cfg.Context = func() prompt.Context {
-			return prompt.Context{Sandbox: sandbox, Approval: f.approval, Workspace: workspace, Date: today}
+			return prompt.Context{Sandbox: mode, Approval: f.approval, Workspace: workspace, Date: today}
 		}
-	}
-	reg, err := toolRegistry(preset, workspace, sandbox)
-	if err != nil {
-		return cfg, err
 	}
 	cfg.Tools = agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: policy}))
 	if d := os.Getenv("PTC_TEST_RETRY_DELAY"); d != "" {
@@ -196,18 +212,40 @@ func agentConfig(f *runFlags, preset *presets.Preset, p llm.Provider, model, wor
 // yet are left out with a warning. The hidden PTC_TEST_TOOLS variable
 // swaps in a single slow test tool so the crash tests can kill a run
 // mid-tool.
-func toolRegistry(preset *presets.Preset, workspace, sandbox string) (*tools.Registry, error) {
+func toolRegistry(cfg toolsetConfig) (*tools.Registry, error) {
 	if os.Getenv("PTC_TEST_TOOLS") != "" {
 		return tools.NewRegistry(tools.PresentNative, sleepTool())
 	}
-	reg, skipped, err := buildToolsetReport(toolsetConfig{preset: preset, workspace: workspace, sandbox: sandbox, skipUnavailable: true})
+	return buildToolset(cfg)
+}
+
+// systemSections are the preset's prompt sections plus, when programs
+// call tools (presentation ptc or both), the PTC rule and the SDK
+// declarations of every tool a program may call.
+func systemSections(preset *presets.Preset, reg *tools.Registry) ([]prompt.Section, error) {
+	sections := preset.PromptSections()
+	if reg.Presentation() == tools.PresentNative {
+		return sections, nil
+	}
+	var programs []tools.Tool
+	for _, s := range reg.ProgramSpecs() {
+		if t, ok := reg.Lookup(s.Name); ok {
+			programs = append(programs, t)
+		}
+	}
+	extra, err := ptc.Sections(programs)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("preset %s: rendering the SDK section: %w", preset.ID, err)
 	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(os.Stderr, "ptc: warning: preset %s: these tools are not available in this build yet: %s\n", preset.ID, strings.Join(skipped, ", "))
-	}
-	return reg, nil
+	return append(sections, extra...), nil
+}
+
+// spillDir is where results too large for the model's context are kept
+// in full: <home>/spill/<session id>, outside the workspace so a session
+// leaves nothing behind in the repository. The sandbox mounts it
+// read-only so the read tool can page through it.
+func spillDir(home, id string) string {
+	return filepath.Join(home, "spill", id)
 }
 
 type sleepArgs struct {

@@ -6,8 +6,11 @@ import (
 	"sort"
 
 	"github.com/ptc-dev/ptc/presets"
+	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/runtime/tools/builtin"
+	"github.com/ptc-dev/ptc/sandbox"
+	sandboxtools "github.com/ptc-dev/ptc/sandbox/tools"
 )
 
 // toolsetConfig is what building a preset's tools needs. It is filled by
@@ -16,13 +19,53 @@ type toolsetConfig struct {
 	preset    *presets.Preset
 	workspace string
 	sandbox   string
+	// host runs the sandbox tools; nil builds an idle one (enough to list
+	// the tools' specs, as `ptc tools` and `ptc sdk` do).
+	host *sandbox.Host
+	// approval is the policy escalation requests of sandbox tools obey.
+	approval tools.Policy
 	// skipUnavailable builds what exists and reports the rest (for
 	// `ptc tools`); otherwise a missing tool is an error.
 	skipUnavailable bool
 }
 
-// toolCtor builds one tool of the toolset.
-type toolCtor func(cfg toolsetConfig) (tools.Tool, error)
+// toolCtor builds one tool of the toolset. Sandbox tools come from the
+// one sandbox tool set of the build (sb), so that read and write share
+// their record of what the model has read.
+type toolCtor func(cfg toolsetConfig, sb *sandboxSet) (tools.Tool, error)
+
+// sandboxSet builds the sandbox tools once per toolset, on first use.
+type sandboxSet struct {
+	cfg   toolsetConfig
+	tools map[string]tools.Tool
+}
+
+func (s *sandboxSet) get(name string) (tools.Tool, error) {
+	if s.tools == nil {
+		host := s.cfg.host
+		if host == nil {
+			host = sandbox.NewHost(sandbox.Config{})
+		}
+		mode, err := sandbox.ParseMode(s.cfg.sandbox)
+		if err != nil {
+			return nil, err
+		}
+		c := sandboxtools.Config{Workspace: s.cfg.workspace, Mode: mode, Approval: s.cfg.approval}
+		s.tools = map[string]tools.Tool{}
+		for _, t := range append(sandboxtools.All(host, c), sandboxtools.Minimal(host, c)...) {
+			s.tools[t.Spec().Name] = t
+		}
+	}
+	t, ok := s.tools[name]
+	if !ok {
+		return nil, errToolUnavailable{name}
+	}
+	return t, nil
+}
+
+func sandboxed(name string) toolCtor {
+	return func(_ toolsetConfig, sb *sandboxSet) (tools.Tool, error) { return sb.get(name) }
+}
 
 // errToolUnavailable marks a tool whose package has not been wired into
 // the CLI yet.
@@ -32,12 +75,8 @@ func (e errToolUnavailable) Error() string {
 	return fmt.Sprintf("tool %s is not available in this build yet", e.name)
 }
 
-func unavailable(name string) toolCtor {
-	return func(toolsetConfig) (tools.Tool, error) { return nil, errToolUnavailable{name} }
-}
-
 func fixed(t func() tools.Tool) toolCtor {
-	return func(toolsetConfig) (tools.Tool, error) { return t(), nil }
+	return func(toolsetConfig, *sandboxSet) (tools.Tool, error) { return t(), nil }
 }
 
 // toolCtors maps every tool name a preset may list to its constructor.
@@ -45,18 +84,15 @@ var toolCtors = map[string]toolCtor{
 	builtin.TodoWriteName:       fixed(builtin.TodoWrite),
 	builtin.AskUserQuestionName: fixed(builtin.AskUserQuestion),
 
-	// TODO(lead): sandbox tools (package sandbox/tools: ByName(host, cfg,
-	// name)) need a *sandbox.Host built from cfg.workspace/cfg.sandbox.
-	"read":               unavailable("read"),
-	"write":              unavailable("write"),
-	"edit":               unavailable("edit"),
-	"glob":               unavailable("glob"),
-	"grep":               unavailable("grep"),
-	"bash":               unavailable("bash"),
-	"shell":              unavailable("shell"),
-	"str_replace_editor": unavailable("str_replace_editor"),
-	// TODO(lead): run_code is ptc.NewTool(ptc.Config{}).
-	tools.RunCodeName: unavailable(tools.RunCodeName),
+	"read":               sandboxed("read"),
+	"write":              sandboxed("write"),
+	"edit":               sandboxed("edit"),
+	"glob":               sandboxed("glob"),
+	"grep":               sandboxed("grep"),
+	"bash":               sandboxed("bash"),
+	"shell":              sandboxed("shell"),
+	"str_replace_editor": sandboxed("str_replace_editor"),
+	tools.RunCodeName:    fixed(func() tools.Tool { return ptc.NewTool(ptc.Config{}) }),
 }
 
 // knownToolNames lists the names presets are validated against.
@@ -82,6 +118,10 @@ func buildToolsetReport(cfg toolsetConfig) (*tools.Registry, []string, error) {
 	if cfg.preset == nil {
 		return nil, nil, errors.New("no preset given to build the toolset from")
 	}
+	if cfg.sandbox == "" {
+		cfg.sandbox = cfg.preset.Sandbox
+	}
+	sb := &sandboxSet{cfg: cfg}
 	var built []tools.Tool
 	var skipped []string
 	for _, name := range cfg.preset.Tools {
@@ -89,7 +129,7 @@ func buildToolsetReport(cfg toolsetConfig) (*tools.Registry, []string, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("preset %s lists unknown tool %q", cfg.preset.ID, name)
 		}
-		t, err := ctor(cfg)
+		t, err := ctor(cfg, sb)
 		var un errToolUnavailable
 		if errors.As(err, &un) && cfg.skipUnavailable {
 			skipped = append(skipped, name)

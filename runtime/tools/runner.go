@@ -306,8 +306,17 @@ func (r *Runner) finish(env *Env, e *entry, call Call, out Outcome) Result {
 	for _, n := range out.Notes {
 		res.Content += "\n\n" + n
 	}
-	if r.cfg.MaxResultBytes > 0 && len(res.Content) > r.cfg.MaxResultBytes {
-		res.Content, res.SpillPath = truncate(res.Content, r.cfg.MaxResultBytes, env.SpillDir, call.ID)
+	if limit := r.resultLimit(e.tool); limit > 0 && len(res.Content) > limit {
+		res.Content, res.SpillPath = truncate(res.Content, limit, env.SpillDir, call.ID)
 	}
 	return res
+}
+
+// resultLimit is the size at which t's rendered text is truncated: the
+// tool's own limit when it declares one, else the Runner's.
+func (r *Runner) resultLimit(t Tool) int {
+	if rl, ok := t.(ResultLimiter); ok && rl.MaxResultBytes() > 0 {
+		return rl.MaxResultBytes()
+	}
+	return r.cfg.MaxResultBytes
 }

@@ -147,6 +147,14 @@ type ApprovalRequirer interface {
 	RequiresApproval(args json.RawMessage) bool
 }
 
+// ResultLimiter is implemented by tools that cap their own rendered output
+// at a size other than the Runner's MaxResultBytes (run_code renders up to
+// its own visible-output budget and spills the rest itself). The Runner
+// truncates such a tool's text only beyond MaxResultBytes().
+type ResultLimiter interface {
+	MaxResultBytes() int
+}
+
 // Approval answers understood by the approval step.
 const (
 	AnswerAllowOnce    = "allow-once"
