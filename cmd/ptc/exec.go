@@ -14,7 +14,6 @@ import (
 	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
-	sandboxtools "github.com/ptc-dev/ptc/sandbox/tools"
 )
 
 // newExecCmd is `ptc exec`: one run_code program against the ptc preset's
@@ -98,22 +97,17 @@ func readProgram(arg string, stdin io.Reader) (string, error) {
 	return string(b), nil
 }
 
-// execRegistry builds the ptc preset's tools for programs. run_code is
-// left out (the program is already running), and sandbox tools that the
-// CLI toolset builder does not construct yet are taken from sandbox/tools.
+// execRegistry builds the ptc preset's tools for programs, run_code left
+// out (the program is already running). Escalations are denied: there is
+// nobody to ask.
 func execRegistry(p *presets.Preset, host *sandbox.Host, ws string, m sandbox.Mode) (*tools.Registry, error) {
-	reg, _, err := buildToolsetReport(toolsetConfig{preset: p, workspace: ws, sandbox: string(m), skipUnavailable: true})
+	reg, err := buildToolset(toolsetConfig{preset: p, workspace: ws, sandbox: string(m), host: host, approval: tools.PolicyNever})
 	if err != nil {
 		return nil, err
 	}
 	var ts []tools.Tool
-	for _, name := range p.Tools {
-		if name == tools.RunCodeName {
-			continue
-		}
-		if t, ok := reg.Lookup(name); ok {
-			ts = append(ts, t)
-		} else if t, ok := sandboxtools.ByName(host, sandboxtools.Config{Workspace: ws, Mode: m, Approval: tools.PolicyNever}, name); ok {
+	for _, s := range reg.ProgramSpecs() {
+		if t, ok := reg.Lookup(s.Name); ok {
 			ts = append(ts, t)
 		}
 	}

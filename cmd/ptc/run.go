@@ -150,12 +150,29 @@ func (p *printer) text(ev session.Event) {
 	case session.TypeToolCall:
 		var d session.ToolCall
 		if json.Unmarshal(ev.Data, &d) == nil {
-			p.line(fmt.Sprintf("→ %s %s", d.Name, clip(d.Arguments, 100)))
+			p.line(fmt.Sprintf("→ %s %s", d.Name, callSummary(d.Arguments)))
 		}
 	case session.TypeToolResult:
 		var d session.ToolResult
 		if json.Unmarshal(ev.Data, &d) == nil && d.Error != nil {
 			p.line(fmt.Sprintf("  ✗ %s: %s", d.Error.Code, clip(d.Error.Message, 100)))
+		}
+	case session.TypePtcDispatchStart:
+		var d session.PtcDispatch
+		if json.Unmarshal(ev.Data, &d) == nil {
+			p.line(fmt.Sprintf("  ↳ %s %s", d.Name, clip(d.Arguments, 90)))
+		}
+	case session.TypePtcDispatch:
+		var d session.PtcDispatch
+		if json.Unmarshal(ev.Data, &d) == nil && d.IsError {
+			p.line(fmt.Sprintf("    ✗ %s", clip(d.Content, 100)))
+		}
+	case session.TypePtcLog:
+		var d session.PtcLog
+		if json.Unmarshal(ev.Data, &d) == nil {
+			for _, l := range strings.Split(strings.TrimRight(d.Text, "\n"), "\n") {
+				p.line("  │ " + clip(l, 120))
+			}
 		}
 	case session.TypeLLMRetry:
 		var d session.LLMRetry
@@ -236,6 +253,19 @@ type final struct {
 func finalObject(id string, res agent.Outcome) final {
 	return final{SessionID: id, Text: res.Text, Reason: res.Reason, Cause: res.Cause, Failure: res.Failure,
 		Usage: res.Usage, Turn: res.Turn, Steps: res.Steps}
+}
+
+// callSummary is the one-line view of a call's arguments: the model's own
+// description when the tool takes one (run_code, bash), else the raw
+// arguments clipped.
+func callSummary(raw string) string {
+	var args struct {
+		Description string `json:"description"`
+	}
+	if json.Unmarshal([]byte(raw), &args) == nil && strings.TrimSpace(args.Description) != "" {
+		return "— " + clip(args.Description, 100)
+	}
+	return clip(raw, 100)
 }
 
 func clip(s string, n int) string {
