@@ -15,6 +15,10 @@ import (
 // ptcBin is the real binary, built once for the whole test run.
 var ptcBin string
 
+// cacheDir is shared by every ptc the tests start, so the sandbox guest is
+// compiled once (into wazero's compilation cache), not once per process.
+var cacheDir string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "ptc-bin-")
 	if err != nil {
@@ -22,6 +26,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	ptcBin = filepath.Join(dir, "ptc")
+	cacheDir = filepath.Join(dir, "cache")
 	build := exec.Command("go", "build", "-o", ptcBin, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
@@ -47,7 +52,7 @@ func newCLI(t *testing.T, env ...string) *cli {
 
 func (c *cli) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(ptcBin, args...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + c.home, "PTC_HOME=" + c.home}, c.env...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + c.home, "PTC_HOME=" + c.home, "XDG_CACHE_HOME=" + cacheDir}, c.env...)
 	cmd.Dir = c.home
 	return cmd
 }
