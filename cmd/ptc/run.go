@@ -154,8 +154,13 @@ func (p *printer) text(ev session.Event) {
 		}
 	case session.TypeToolResult:
 		var d session.ToolResult
-		if json.Unmarshal(ev.Data, &d) == nil && d.Error != nil {
+		if json.Unmarshal(ev.Data, &d) != nil {
+			return
+		}
+		if d.Error != nil {
 			p.line(fmt.Sprintf("  ✗ %s: %s", d.Error.Code, clip(d.Error.Message, 100)))
+		} else if len(d.Content) > 0 {
+			p.line("  ← " + clip(lastLine(d.Content[0].Text), 100))
 		}
 	case session.TypePtcDispatchStart:
 		var d session.PtcDispatch
@@ -266,6 +271,13 @@ func callSummary(raw string) string {
 		return "— " + clip(args.Description, 100)
 	}
 	return clip(raw, 100)
+}
+
+// lastLine is the last non-blank line of s: for run_code the return
+// value, for most tools the end of their output.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, " \n")
+	return s[strings.LastIndex(s, "\n")+1:]
 }
 
 func clip(s string, n int) string {
