@@ -36,13 +36,25 @@ func reportPercentiles(b *testing.B, d []time.Duration) {
 	b.ReportMetric(p(0.99), "p99-ms")
 }
 
-func benchGuest(b *testing.B, h *Host, cmd string) {
+// benchGuest times h.Run of cmd per iteration. With waitRefill it lets
+// the pool refill between calls, as when a model thinks for seconds
+// between tool calls; without it calls come back to back and show what
+// happens when the pool runs dry.
+func benchGuest(b *testing.B, h *Host, cmd string, waitRefill bool) {
 	ws := benchTree(b)
 	ctx := context.Background()
 	if err := h.Ready(ctx); err != nil {
 		b.Fatal(err)
 	}
+	key, _ := newKey(ws, WorkspaceWrite)
+	p := h.pool(key)
+	waitFull := func() {
+		for len(p.ready) < p.size {
+			time.Sleep(time.Millisecond)
+		}
+	}
 	_ = h.Prewarm(ws, WorkspaceWrite)
+	waitFull()
 	var d []time.Duration
 	b.ResetTimer()
 	for b.Loop() {
@@ -52,13 +64,8 @@ func benchGuest(b *testing.B, h *Host, cmd string) {
 		if err != nil || o.ExitCode != 0 {
 			b.Fatalf("%v %d %s", err, o.ExitCode, o.Stderr)
 		}
-		if h.cfg.PoolSize > 0 {
-			// Between tool calls the model thinks for seconds: let the
-			// background refill land before the next call.
-			key, _ := newKey(ws, WorkspaceWrite)
-			for p := h.pool(key); len(p.ready) < p.size; {
-				time.Sleep(time.Millisecond)
-			}
+		if waitRefill {
+			waitFull()
 		}
 	}
 	reportPercentiles(b, d)
@@ -68,22 +75,35 @@ func benchGuest(b *testing.B, h *Host, cmd string) {
 // grep builtin.
 var benchCmds = []string{"echo hi", "grep -rn foo ."}
 
+// BenchmarkPooled is the common case: a ready instance per call.
 func BenchmarkPooled(b *testing.B) {
 	h := NewHost(Config{})
 	defer h.Close(context.Background())
 	for _, c := range benchCmds {
-		b.Run(c, func(b *testing.B) { benchGuest(b, h, c) })
+		b.Run(c, func(b *testing.B) { benchGuest(b, h, c, true) })
 	}
 }
 
+// BenchmarkPooledBackToBack issues calls without pause, so the pool
+// drains after PoolSize calls and each call then waits for a refill.
+func BenchmarkPooledBackToBack(b *testing.B) {
+	h := NewHost(Config{})
+	defer h.Close(context.Background())
+	for _, c := range benchCmds {
+		b.Run(c, func(b *testing.B) { benchGuest(b, h, c, false) })
+	}
+}
+
+// BenchmarkFreshInstance instantiates an instance inside every call.
 func BenchmarkFreshInstance(b *testing.B) {
 	h := NewHost(Config{PoolSize: -1})
 	defer h.Close(context.Background())
 	for _, c := range benchCmds {
-		b.Run(c, func(b *testing.B) { benchGuest(b, h, c) })
+		b.Run(c, func(b *testing.B) { benchGuest(b, h, c, false) })
 	}
 }
 
+// BenchmarkHostBash is the reference: the host's own bash -c.
 func BenchmarkHostBash(b *testing.B) {
 	for _, c := range benchCmds {
 		b.Run(c, func(b *testing.B) {

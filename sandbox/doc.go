@@ -29,9 +29,16 @@
 // fd cap, protected paths, quota) on top. The escape suite in this package
 // attacks it with a raw-WASI probe guest.
 //
-// Each command gets an instance that was instantiated and initialised
-// ahead of time and is discarded afterwards, so no state leaks between
-// commands; Shell keeps one instance alive for the minimal preset's
+// Each command gets an instance that was instantiated, initialised and
+// warmed up (one no-op ":" call, which takes the guest's first-call costs
+// off the critical path) ahead of time and is discarded afterwards, so no
+// state from another command leaks in. Up to PoolSize ready instances are
+// kept per (workspace, mode); a call finding none waits for the refill
+// already under way. Linear memory is an mmap reservation of the memory
+// limit, so the guest's heap grows without copying and is unmapped at
+// once when the instance is closed (after the result is returned). At most
+// MaxRunning commands execute at once; Close waits for them, since
+// closing the runtime unmaps their memory; Shell keeps one instance alive for the minimal preset's
 // persistent shell. In danger-full-access the bash tool runs the host's
 // /bin/bash instead (HostShell) and says so in its result.
 package sandbox

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,7 +22,7 @@ import (
 const (
 	DefaultMemoryLimitPages = 4096    // 256 MiB of linear memory per instance
 	DefaultOutputLimit      = 1 << 20 // stdout+stderr bytes per command
-	DefaultPoolSize         = 2       // ready instances per (workspace, mode)
+	DefaultPoolSize         = 3       // ready instances per (workspace, mode)
 )
 
 // Config sets up a Host. It is copied by NewHost and never changes after.
@@ -44,6 +45,12 @@ type Config struct {
 	// (workspace, mode); 0 means DefaultPoolSize, negative disables the
 	// pool (every command instantiates a fresh instance).
 	PoolSize int
+	// MaxRunning caps commands executing in guest instances at once,
+	// across all workspaces; further commands wait their turn (or for
+	// their context to end). Each running instance can hold up to
+	// MemoryLimitPages of memory, so this bounds the host's memory use.
+	// 0 means GOMAXPROCS*4.
+	MaxRunning int
 	// MaxOpen caps open files per instance (see rootfs.Options).
 	MaxOpen int
 	// Protected overrides rootfs.DefaultProtected in workspace-write.
@@ -62,9 +69,17 @@ type Host struct {
 	warmOnce sync.Once
 	started  atomic.Bool
 	ready    chan struct{} // closed when compiled/compileErr are set
+	running  chan struct{} // one token per command executing (MaxRunning)
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	err      error
+
+	// life is read-held by everything that executes guest code (a call,
+	// an instantiation) and write-held by Close while it closes the
+	// runtime: instance memory is unmapped on close, so the runtime must
+	// not close under running code.
+	life sync.RWMutex
+	shut atomic.Bool
 
 	mu     sync.Mutex
 	pools  map[poolKey]*pool
@@ -86,8 +101,26 @@ func NewHost(cfg Config) *Host {
 	if cfg.PoolSize == 0 {
 		cfg.PoolSize = DefaultPoolSize
 	}
+	if cfg.MaxRunning <= 0 {
+		cfg.MaxRunning = runtime.GOMAXPROCS(0) * 4
+	}
 	cfg.Protected = append([]string(nil), cfg.Protected...)
-	return &Host{cfg: cfg, ready: make(chan struct{}), pools: map[poolKey]*pool{}, quotas: map[string]*rootfs.Quota{}}
+	return &Host{cfg: cfg, ready: make(chan struct{}), running: make(chan struct{}, cfg.MaxRunning),
+		pools: map[poolKey]*pool{}, quotas: map[string]*rootfs.Quota{}}
+}
+
+// acquire takes one of the MaxRunning slots, waiting for it while ctx
+// lasts. It returns the func that gives the slot back, or, when ctx ended
+// first, the Outcome to report (timed out or cancelled, never run).
+func (h *Host) acquire(ctx context.Context) (func(), *Outcome) {
+	select {
+	case h.running <- struct{}{}:
+		return func() { <-h.running }, nil
+	case <-ctx.Done():
+		o := h.ctxEnded(ctx, Outcome{})
+		o.Note += fmt.Sprintf(" before it started: all %d command slots were busy", h.cfg.MaxRunning)
+		return nil, &o
+	}
 }
 
 // Warm starts compiling the guest in the background and returns at once.
@@ -169,8 +202,38 @@ func (h *Host) quota(workspace string) *rootfs.Quota {
 	return q
 }
 
-// Close drops every pooled instance and the runtime.
+// errHostClosed is returned for work asked of a closed Host.
+var errHostClosed = errors.New("sandbox: the host is closed")
+
+// enter registers guest work; the returned func ends it. It fails once
+// Close has begun.
+func (h *Host) enter() (func(), error) {
+	h.life.RLock()
+	if h.shut.Load() {
+		h.life.RUnlock()
+		return nil, errHostClosed
+	}
+	return h.life.RUnlock, nil
+}
+
+// tryEnter is enter for background work: it gives up at once when Close
+// is waiting, so a refill never holds Close up.
+func (h *Host) tryEnter() (func(), bool) {
+	if !h.life.TryRLock() {
+		return nil, false
+	}
+	if h.shut.Load() {
+		h.life.RUnlock()
+		return nil, false
+	}
+	return h.life.RUnlock, true
+}
+
+// Close drops every pooled instance, waits for running commands and
+// instantiations to end, and closes the runtime. When ctx ends first it
+// returns ctx's error and the runtime is closed once the work is done.
 func (h *Host) Close(ctx context.Context) error {
+	h.shut.Store(true)
 	h.mu.Lock()
 	h.closed = true
 	pools := h.pools
@@ -183,8 +246,23 @@ func (h *Host) Close(ctx context.Context) error {
 		return nil
 	}
 	<-h.ready
-	if h.rt != nil {
-		return h.rt.Close(ctx)
+	done := make(chan error, 1)
+	go func() {
+		h.life.Lock()
+		defer h.life.Unlock()
+		for _, p := range pools {
+			p.drain(context.Background()) // refills that landed meanwhile
+		}
+		if h.rt == nil {
+			done <- nil
+			return
+		}
+		done <- h.rt.Close(context.Background())
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return nil
 }

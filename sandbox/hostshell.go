@@ -27,7 +27,7 @@ func (h *Host) HostShell(ctx context.Context, workspace, command string) (Outcom
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
 	o := Outcome{Host: true, Note: "ran on the host with /bin/bash (danger-full-access), outside the sandbox"}
-	o.Stdout, o.Stderr, o.Truncated = out.result()
+	o.Stdout, o.Stderr, o.Truncated = out.resultCopy()
 	var exit *exec.ExitError
 	switch {
 	case o.Truncated:

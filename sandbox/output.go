@@ -51,8 +51,17 @@ func (s stream) Write(p []byte) (int, error) { return s.o.write(s.buf, p) }
 func (o *output) Stdout() stream { return stream{o, &o.stdout} }
 func (o *output) Stderr() stream { return stream{o, &o.stderr} }
 
-// result returns copies of both streams and the truncation flag.
+// result returns both streams and the truncation flag. The slices alias
+// the buffers (no copy): call it only once the writers are done.
 func (o *output) result() (stdout, stderr []byte, truncated bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.stdout.Bytes(), o.stderr.Bytes(), o.truncated
+}
+
+// resultCopy is result with copies taken under the lock, for writers that
+// may still be running (a host process's output copiers after WaitDelay).
+func (o *output) resultCopy() (stdout, stderr []byte, truncated bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return bytes.Clone(o.stdout.Bytes()), bytes.Clone(o.stderr.Bytes()), o.truncated

@@ -17,11 +17,17 @@ type poolKey struct {
 // pool keeps pre-initialised instances of one key. An instance serves one
 // command and is discarded; taking one starts a background refill, so
 // instantiation stays off the command's critical path.
+//
+// When no instance is ready but refills are under way (calls arriving
+// back to back), get waits for the first refill to land rather than
+// instantiating one more: an instantiation already running finishes
+// sooner than a new one, and a new one would compete with it for CPU.
 type pool struct {
 	h       *Host
 	key     poolKey
 	size    int
 	ready   chan *instance
+	failed  chan struct{} // a refill failed; a waiting get stops waiting
 	filling atomic.Int32
 	closed  atomic.Bool
 }
@@ -35,7 +41,7 @@ func (h *Host) pool(key poolKey) *pool {
 	p, ok := h.pools[key]
 	if !ok {
 		size := max(h.cfg.PoolSize, 0)
-		p = &pool{h: h, key: key, size: size, ready: make(chan *instance, max(size, 1))}
+		p = &pool{h: h, key: key, size: size, ready: make(chan *instance, max(size, 1)), failed: make(chan struct{}, 1)}
 		if !h.closed {
 			h.pools[key] = p
 		}
@@ -54,7 +60,9 @@ func (h *Host) Prewarm(workspace string, mode Mode) error {
 	return nil
 }
 
-// get takes a ready instance or, when none is, makes one now.
+// get takes a ready instance, waits for a refill already under way, or,
+// when the pool is disabled or a refill failed, makes one now (which also
+// reports why instantiation fails).
 func (p *pool) get(ctx context.Context) (*instance, error) {
 	select {
 	case in := <-p.ready:
@@ -63,6 +71,16 @@ func (p *pool) get(ctx context.Context) (*instance, error) {
 	default:
 	}
 	p.refill()
+	if p.filling.Load() > 0 {
+		select {
+		case in := <-p.ready:
+			p.refill()
+			return in, nil
+		case <-p.failed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	return p.h.newInstance(ctx, p.key)
 }
 
@@ -71,23 +89,42 @@ func (p *pool) get(ctx context.Context) (*instance, error) {
 func (p *pool) refill() {
 	for !p.closed.Load() && len(p.ready)+int(p.filling.Load()) < p.size {
 		p.filling.Add(1)
-		go func() {
-			defer p.filling.Add(-1)
-			ctx, cancel := context.WithTimeout(context.Background(), fillTimeout)
-			defer cancel()
-			in, err := p.h.newInstance(ctx, p.key)
-			if err != nil {
-				return
-			}
-			select {
-			case p.ready <- in:
-				if p.closed.Load() {
-					p.drain(context.Background())
-				}
-			default:
-				in.release()
-			}
-		}()
+		go p.fill()
+	}
+}
+
+// fill makes one instance and offers it to the pool.
+func (p *pool) fill() {
+	defer p.filling.Add(-1)
+	leave, ok := p.h.tryEnter()
+	if !ok {
+		p.wake()
+		return
+	}
+	defer leave()
+	ctx, cancel := context.WithTimeout(context.Background(), fillTimeout)
+	defer cancel()
+	in, err := p.h.newInstance(ctx, p.key)
+	if err != nil {
+		p.wake()
+		return
+	}
+	select {
+	case p.ready <- in:
+		if p.closed.Load() {
+			p.drain(context.Background())
+			p.wake()
+		}
+	default:
+		in.release()
+	}
+}
+
+// wake tells a get waiting for a refill that none is coming.
+func (p *pool) wake() {
+	select {
+	case p.failed <- struct{}{}:
+	default:
 	}
 }
 

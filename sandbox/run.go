@@ -47,10 +47,22 @@ func (h *Host) Run(ctx context.Context, workspace string, mode Mode, req proto.R
 	if err != nil {
 		return Outcome{}, err
 	}
+	leave, err := h.enter()
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer leave()
+	done, busy := h.acquire(ctx)
+	if busy != nil {
+		return *busy, nil
+	}
+	defer done()
 	in, err := h.pool(key).get(ctx)
 	if err != nil {
 		return Outcome{}, err
 	}
+	// Closing the module and removing the private /tmp take about a
+	// millisecond: do it after the result is back.
 	defer func() { go in.release() }()
 	return h.call(ctx, in, key, req)
 }

@@ -38,8 +38,17 @@ func (s *Shell) Run(ctx context.Context, command string) (Outcome, error) {
 	if s.closed {
 		return Outcome{}, errShellClosed
 	}
-	fresh := s.in == nil
-	if fresh {
+	leave, err := s.h.enter()
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer leave()
+	done, busy := s.h.acquire(ctx)
+	if busy != nil {
+		return *busy, nil
+	}
+	defer done()
+	if s.in == nil {
 		in, err := s.h.pool(s.key).get(ctx)
 		if err != nil {
 			return Outcome{}, err
