@@ -46,6 +46,8 @@ func TestTheShellGuestRunsPipelinesInTheWorkspace(t *testing.T) {
 		{"pwd", ws + "\n"},
 		{"cd /tmp && echo a b | tr a-z A-Z && echo $(seq 3)", "A B\n1 2 3\n"},
 		{"grep -n foo f.txt", "1:foo\n"},
+		{"grep -rn foo .", "./f.txt:1:foo\n"},
+		{"echo gone > /dev/null; ls missing 2>/dev/null; cat /dev/null; echo kept", "kept\n"},
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
 			o := shellRun(t, h, ws, tc.cmd)

@@ -90,6 +90,9 @@ func (c *cmd) open(name string) (io.ReadCloser, error) {
 	if name == "-" {
 		return io.NopCloser(c.stdin), nil
 	}
+	if isDevNull(c.path(name)) {
+		return devNull{}, nil
+	}
 	return os.Open(c.path(name))
 }
 

@@ -99,11 +99,38 @@ func grepRegexp(o *opts, patterns []string) (*regexp.Regexp, error) {
 	return regexp.Compile(expr)
 }
 
+// nameMode says when grep prefixes output with the file name, as GNU grep
+// decides: -H always, -h never, otherwise with several operands always,
+// and with one operand (or none) only for files found by recursing into a
+// directory.
+type nameMode int
+
+const (
+	namesNever nameMode = iota
+	namesAlways
+	namesInDirs
+)
+
+func grepNames(o *opts, operands int) nameMode {
+	switch {
+	case o.has("H"):
+		return namesAlways
+	case o.has("h"):
+		return namesNever
+	case operands > 1:
+		return namesAlways
+	case o.has("r") || o.has("R"):
+		return namesInDirs
+	}
+	return namesNever
+}
+
 type grepRun struct {
 	c       *cmd
 	o       *opts
 	re      *regexp.Regexp
-	names   bool
+	w       *bufio.Writer // stdout, flushed when grep returns
+	names   nameMode
 	matched bool
 	maxN    int
 	before  int
@@ -136,21 +163,21 @@ func grep(c *cmd, args []string) int {
 		c.fail("invalid regular expression: %v", err)
 		return 2
 	}
-	g := &grepRun{c: c, o: o, re: re, maxN: -1}
+	g := &grepRun{c: c, o: o, re: re, maxN: -1, w: bufio.NewWriter(c.stdout)}
+	defer g.w.Flush()
 	fmt.Sscan(o.val("m"), &g.maxN)
 	fmt.Sscan(o.val("C"), &g.before)
 	g.after = g.before
 	fmt.Sscan(o.val("A"), &g.after)
 	fmt.Sscan(o.val("B"), &g.before)
 	recursive := o.has("r") || o.has("R")
-	g.names = (len(files) > 1 || recursive) && !o.has("h") || o.has("H")
+	g.names = grepNames(o, len(files))
 	status := 0
 	if len(files) == 0 {
 		if recursive {
 			status = g.walk(".", true)
 		} else {
-			g.names = o.has("H")
-			if err := g.search("(standard input)", c.stdin); err != nil {
+			if err := g.search("(standard input)", c.stdin, false); err != nil {
 				status = 2
 			}
 		}
@@ -159,7 +186,7 @@ func grep(c *cmd, args []string) int {
 		fi, err := os.Stat(c.path(f))
 		switch {
 		case f == "-":
-			err = g.search("(standard input)", c.stdin)
+			err = g.search("(standard input)", c.stdin, false)
 		case err != nil:
 		case fi.IsDir() && recursive:
 			if st := g.walk(f, false); st != 0 {
@@ -172,7 +199,7 @@ func grep(c *cmd, args []string) int {
 			}
 			continue
 		default:
-			err = g.searchFile(f)
+			err = g.searchFile(f, false)
 		}
 		if err != nil {
 			if !o.has("s") {
@@ -190,13 +217,28 @@ func grep(c *cmd, args []string) int {
 	return 1
 }
 
-func (g *grepRun) walk(root string, stripDot bool) int {
+// walk searches the tree under root. Names are root as the user wrote it
+// joined with the path below it ("." gives "./f.txt", "d/" gives
+// "d/f.txt"), as GNU grep prints them; with no operand at all (implicit)
+// they are relative to the cwd without a "./".
+func (g *grepRun) walk(root string, implicit bool) int {
 	status := 0
+	prefix := strings.TrimRight(root, "/")
+	if prefix == "" {
+		prefix = "/"
+	}
+	if !strings.HasSuffix(prefix, "/") {
+		prefix += "/"
+	}
 	filepath.WalkDir(g.c.path(root), func(p string, d fs.DirEntry, err error) error {
 		rel, _ := filepath.Rel(g.c.path(root), p)
-		name := path.Join(root, filepath.ToSlash(rel))
-		if stripDot {
-			name = filepath.ToSlash(rel)
+		rel = filepath.ToSlash(rel)
+		name := prefix + rel
+		switch {
+		case implicit:
+			name = rel
+		case rel == ".":
+			name = root
 		}
 		if err != nil {
 			if !g.o.has("s") {
@@ -220,7 +262,7 @@ func (g *grepRun) walk(root string, stripDot bool) int {
 		if globAny(g.o.vals["exclude"], d.Name()) {
 			return nil
 		}
-		if err := g.searchFile(name); err != nil {
+		if err := g.searchFile(name, true); err != nil {
 			status = 2
 		}
 		return nil
@@ -254,24 +296,26 @@ func expandBraces(s string) []string {
 	return out
 }
 
-func (g *grepRun) searchFile(name string) error {
+// searchFile searches one file; inDir says it was found by recursing into
+// a directory operand.
+func (g *grepRun) searchFile(name string, inDir bool) error {
 	f, err := os.Open(g.c.path(name))
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return g.search(name, f)
+	return g.search(name, f, inDir)
 }
 
-func (g *grepRun) search(name string, r io.Reader) error {
+func (g *grepRun) search(name string, r io.Reader, inDir bool) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return err
 	}
-	o, w := g.o, g.c.stdout
+	o, w := g.o, g.w
 	binary := bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
 	prefix := ""
-	if g.names {
+	if g.names == namesAlways || g.names == namesInDirs && inDir {
 		prefix = name
 	}
 	count, lastPrinted, afterLeft := 0, 0, 0
@@ -342,7 +386,7 @@ func (g *grepRun) search(name string, r io.Reader) error {
 func quietOutput(o *opts) bool { return o.has("q") || o.has("l") || o.has("L") || o.has("c") }
 
 func (g *grepRun) printLine(prefix string, n int, text string, sep byte) {
-	bw := bufio.NewWriter(g.c.stdout)
+	bw := g.w
 	if prefix != "" {
 		bw.WriteString(prefix)
 		bw.WriteByte(sep)
@@ -352,5 +396,4 @@ func (g *grepRun) printLine(prefix string, n int, text string, sep byte) {
 	}
 	bw.WriteString(text)
 	bw.WriteByte('\n')
-	bw.Flush()
 }

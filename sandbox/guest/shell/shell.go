@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -43,8 +45,30 @@ func newRunner(dir string, env map[string]string) (*interp.Runner, error) {
 		interp.Env(expand.ListEnviron(pairs...)),
 		interp.Dir(dir),
 		interp.ExecHandlers(execMiddleware),
+		interp.OpenHandler(openHandler),
 	)
 }
+
+// openHandler opens redirect targets. The guest has no /dev, so /dev/null
+// is served here: reads see EOF, writes vanish. Scripts redirect to it
+// constantly (2>/dev/null).
+func openHandler(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+	if isDevNull(path) {
+		return devNull{}, nil
+	}
+	return defaultOpen(ctx, path, flag, perm)
+}
+
+var defaultOpen = interp.DefaultOpenHandler()
+
+func isDevNull(path string) bool { return filepath.Clean(path) == "/dev/null" }
+
+// devNull is /dev/null.
+type devNull struct{}
+
+func (devNull) Read([]byte) (int, error)    { return 0, io.EOF }
+func (devNull) Write(p []byte) (int, error) { return len(p), nil }
+func (devNull) Close() error                { return nil }
 
 // Run parses and runs command with the given standard streams and returns
 // its exit status. A syntax error is reported on stderr with status 2, as a

@@ -72,6 +72,7 @@ func TestBuiltins(t *testing.T) {
 		{"basename and dirname split paths", "basename /x/y.go .go; dirname /x/y.go", "", "y\n/x\n", 0},
 		{"base64 round-trips", "echo hi | base64; echo aGkK | base64 -d", "", "aGkK\nhi\n", 0},
 		{"sha256sum hashes stdin", "printf abc | sha256sum", "", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  -\n", 0},
+		{"/dev/null swallows output and reads empty", "echo hi > /dev/null; ls nothing 2>/dev/null; cat /dev/null; wc -l < /dev/null", "", "0\n", 0},
 		{"tee writes and passes through", "echo x | tee t1 > /dev/null; echo y | tee -a t1; cat t1", "", "y\nx\ny\n", 0},
 		{"mkdir -p, touch, ls", "mkdir -p d/e && touch d/e/f && ls d/e", "", "f\n", 0},
 		{"cp -r copies trees", "cp -r src s2 && ls s2", "", "doc.md\nmain.go\nutil.go\n", 0},
@@ -134,6 +135,17 @@ func TestGrep(t *testing.T) {
 		{"a missing file exits 2", "grep x missing.txt", "", 2},
 		{"-A prints context after", "grep -A1 banana a.txt", "banana\ncherry\n", 0},
 		{"stdin is searched by default", "cat a.txt | grep pie", "apple pie\n", 0},
+		{"-rn on . joins ./ with the path", "grep -rn Util .", "./src/util.go:3:func Util() {}\n", 0},
+		{"-rn on a directory with a trailing slash prints one slash", "grep -rn Util src/", "src/util.go:3:func Util() {}\n", 0},
+		{"-rn on ./src keeps the ./", "grep -rn Util ./src", "./src/util.go:3:func Util() {}\n", 0},
+		{"-rn on an absolute directory prints absolute paths", "cd src && grep -rn Util \"$PWD\" | sed \"s|$PWD|ABS|\"", "ABS/util.go:3:func Util() {}\n", 0},
+		{"-n on one file prints no file name", "grep -n cherry a.txt", "3:cherry\n", 0},
+		{"-rn on one file operand prints no file name", "grep -rn cherry a.txt", "3:cherry\n", 0},
+		{"-rn on two operands names every file", "grep -rn cherry a.txt src", "a.txt:3:cherry\n", 0},
+		{"-rh drops names under recursion", "grep -rh Util src", "func Util() {}\n", 0},
+		{"-H names a single file", "grep -Hn cherry a.txt", "a.txt:3:cherry\n", 0},
+		{"-c on one file prints the bare count", "grep -c apple a.txt", "2\n", 0},
+		{"-rl on . lists ./ paths", "grep -rl Util .", "./src/util.go\n", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
