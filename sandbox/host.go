@@ -58,6 +58,12 @@ type Config struct {
 	// WriteQuota, when > 0, bounds the bytes all commands may write into
 	// one workspace over the Host's lifetime.
 	WriteQuota int64
+	// ReadOnlyDirs are host directories mounted read-only at their own
+	// path in every instance, whatever the mode (the CLI mounts the spill
+	// area this way so the read tool can page through results too large
+	// for the model's context). Each must be absolute and exist when an
+	// instance is made; one that lies inside the workspace is skipped.
+	ReadOnlyDirs []string
 }
 
 // Host runs guest commands. There is one per process: it owns the wazero

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -36,6 +37,7 @@ type instance struct {
 	run    api.Function
 	fs     *rootfs.FS
 	tmp    *rootfs.FS
+	extra  []*rootfs.FS // Config.ReadOnlyDirs
 	tmpDir string
 	cur    atomic.Pointer[callIO]
 }
@@ -121,6 +123,18 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 	if key.ws != "/tmp" {
 		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(in.tmp, "/tmp")
 	}
+	for _, dir := range h.cfg.ReadOnlyDirs {
+		if dir == key.ws || dir == "/tmp" || strings.HasPrefix(dir, key.ws+string(filepath.Separator)) {
+			continue
+		}
+		extra, err := rootfs.New(dir, rootfs.Options{ReadOnly: true, MaxOpen: h.cfg.MaxOpen})
+		if err != nil {
+			in.release()
+			return nil, fmt.Errorf("sandbox: opening the read-only mount %s: %w", dir, err)
+		}
+		in.extra = append(in.extra, extra)
+		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(extra, dir)
+	}
 	mc := wazero.NewModuleConfig().
 		WithName("").
 		WithStartFunctions("_initialize").
@@ -183,6 +197,9 @@ func (in *instance) release() {
 	}
 	if in.tmp != nil {
 		_ = in.tmp.Close()
+	}
+	for _, fs := range in.extra {
+		_ = fs.Close()
 	}
 	if in.tmpDir != "" {
 		_ = os.RemoveAll(filepath.Clean(in.tmpDir))

@@ -90,8 +90,11 @@ func openApp(ctx context.Context, f *runFlags, obs observer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	host := sandbox.NewHost(sandbox.Config{})
-	host.Warm() // compile the guest while the session opens
+	host, err := newHost(f.home)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
 	a := &app{host: host, store: store, model: model}
 	if err := a.openLog(ctx, f, workspace); err != nil {
 		store.Close()
@@ -238,6 +241,22 @@ func systemSections(preset *presets.Preset, reg *tools.Registry) ([]prompt.Secti
 		return nil, fmt.Errorf("preset %s: rendering the SDK section: %w", preset.ID, err)
 	}
 	return append(sections, extra...), nil
+}
+
+// newHost makes the process's sandbox host with the spill area mounted
+// read-only, and starts compiling the guest in the background.
+func newHost(homeFlag string) (*sandbox.Host, error) {
+	home, err := resolveHome(homeFlag)
+	if err != nil {
+		return nil, err
+	}
+	spill := filepath.Join(home, "spill")
+	if err := os.MkdirAll(spill, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the spill area: %w", err)
+	}
+	host := sandbox.NewHost(sandbox.Config{ReadOnlyDirs: []string{spill}})
+	host.Warm()
+	return host, nil
 }
 
 // spillDir is where results too large for the model's context are kept

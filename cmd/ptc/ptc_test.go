@@ -160,3 +160,32 @@ func TestStandardPresetRunsSandboxToolsNatively(t *testing.T) {
 		t.Fatalf("main.go after the edit: %q (%v)", b, err)
 	}
 }
+
+func TestALargeResultIsSpilledWhereTheReadToolCanPageThroughIt(t *testing.T) {
+	ws := workspace(t)
+	c := newCLI(t)
+	first := writeScript(t,
+		call("bash", map[string]any{"command": "seq 30000", "description": "many lines"}),
+		map[string]any{"text": "too long"},
+	)
+	f := parseFinal(t, c.ok("run", "--preset", "standard", "--workspace", ws, "--model", "script:"+first, "--output", "json", "count"))
+	r := decodeAs[session.ToolResult](t, ofType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
+	text := r.Content[0].Text
+	at := strings.Index(text, "saved at ")
+	if r.IsError || at < 0 || len(text) > 60_000 {
+		t.Fatalf("the result was not cut with a spill note (%d bytes):\n%.400s", len(text), text)
+	}
+	path := strings.Fields(text[at+len("saved at "):])[0]
+	path = strings.TrimSuffix(path, ";")
+
+	second := writeScript(t,
+		call("read", map[string]any{"file_path": path, "offset": 25000, "limit": 3}),
+		map[string]any{"text": "read it"},
+	)
+	f = parseFinal(t, c.ok("run", "--resume", f.SessionID, "--preset", "standard", "--workspace", ws, "--model", "script:"+second, "--output", "json", "show the rest"))
+	results := ofType(c.show(f.SessionID).Events, session.TypeToolResult)
+	r = decodeAs[session.ToolResult](t, results[len(results)-1])
+	if r.IsError || !strings.Contains(r.Content[0].Text, "25002") {
+		t.Fatalf("reading the spilled text: %+v", r)
+	}
+}
