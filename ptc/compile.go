@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
+
+	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
 // compile type-strips the code, parses it once, runs the pre-flight check
@@ -61,7 +62,7 @@ func preflight(prg *ast.Program, declared []string) *Failure {
 	}
 	ref := unknown[0]
 	msg := toolExpr(ref.name) + " is not a declared tool"
-	if near := closest(ref.name, declared, 3); len(near) > 0 {
+	if near := tools.Closest(ref.name, declared); len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	} else if len(declared) == 0 {
 		msg += "; no tools are available to programs."
@@ -142,52 +143,4 @@ var identRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 func isToolsIdent(e ast.Expression) bool {
 	id, ok := e.(*ast.Identifier)
 	return ok && id.Name == "tools"
-}
-
-// closest returns up to n declared names nearest to name by edit distance
-// (and any name containing it), nearest first.
-func closest(name string, declared []string, n int) []string {
-	type cand struct {
-		name string
-		d    int
-	}
-	var cs []cand
-	limit := max(2, len(name)/2)
-	for _, d := range declared {
-		dist := editDistance(strings.ToLower(name), strings.ToLower(d))
-		if dist <= limit || strings.Contains(d, name) || strings.Contains(name, d) {
-			cs = append(cs, cand{d, dist})
-		}
-	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].d != cs[j].d {
-			return cs[i].d < cs[j].d
-		}
-		return cs[i].name < cs[j].name
-	})
-	out := []string{}
-	for i := 0; i < len(cs) && i < n; i++ {
-		out = append(out, cs[i].name)
-	}
-	return out
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

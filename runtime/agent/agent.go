@@ -105,7 +105,7 @@ func New(cfg Config, log Log) (*Agent, error) {
 		cfg.Retry = llm.DefaultRetryPolicy()
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleep
+		cfg.Sleep = llm.Sleep
 	}
 	if cfg.NewID == nil {
 		cfg.NewID = randomID
@@ -183,20 +183,6 @@ func lastTurn(events []session.Event) (int, error) {
 		return ts.Turn, nil
 	}
 	return 0, nil
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 func randomID() string {

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"math/rand/v2"
 	"time"
 )
@@ -86,4 +87,21 @@ func (p RetryPolicy) backoff(attempt int) time.Duration {
 		r = rand.Float64
 	}
 	return d - time.Duration(float64(d)*j*r())
+}
+
+// Sleep waits d or until ctx ends, whichever comes first, and returns
+// ctx's error in the second case. Retry delays and scripted pauses use it
+// so that Ctrl-C never waits out a backoff.
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

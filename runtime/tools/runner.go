@@ -181,7 +181,7 @@ func (r *Runner) resolve(call Call) (*entry, *Error) {
 }
 
 func unknownTool(name string, candidates []string) *Error {
-	if near := closest(name, candidates); len(near) > 0 {
+	if near := Closest(name, candidates); len(near) > 0 {
 		return Errorf(CodeUnknownTool, "unknown tool %q; did you mean %s?", name, strings.Join(near, ", "))
 	}
 	if len(candidates) == 0 {

@@ -1,10 +1,15 @@
 package tools
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
-// closest returns up to three candidates nearest to name by edit distance,
-// among those close enough to be a plausible typo.
-func closest(name string, candidates []string) []string {
+// Closest returns up to three candidates that look like a misspelling of
+// name, nearest first (ties by name): those within a small edit distance
+// (case-insensitive) and those that contain name or are contained in it.
+// UNKNOWN_TOOL results and run_code's pre-flight use it for suggestions.
+func Closest(name string, candidates []string) []string {
 	type scored struct {
 		name string
 		d    int
@@ -12,11 +17,17 @@ func closest(name string, candidates []string) []string {
 	limit := max(2, len(name)/3)
 	var hits []scored
 	for _, c := range candidates {
-		if d := editDistance(name, c); d <= limit {
+		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		if d <= limit || strings.Contains(c, name) || strings.Contains(name, c) {
 			hits = append(hits, scored{c, d})
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].d < hits[j].d })
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].d != hits[j].d {
+			return hits[i].d < hits[j].d
+		}
+		return hits[i].name < hits[j].name
+	})
 	var out []string
 	for i := 0; i < len(hits) && i < 3; i++ {
 		out = append(out, hits[i].name)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/llm/internal/pieces"
@@ -91,7 +90,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onChunk func(llm
 		return nil, err
 	}
 	if r.Error != nil {
-		if err := pause(ctx, r.Delay); err != nil {
+		if err := llm.Sleep(ctx, r.Delay); err != nil {
 			return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant}, Finish: llm.FinishAborted}, err
 		}
 		return nil, r.Error.asError()
@@ -105,7 +104,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onChunk func(llm
 			return aborted(text.String(), reasoning.String()), err
 		}
 		if i > 0 {
-			if err := pause(ctx, r.Delay); err != nil {
+			if err := llm.Sleep(ctx, r.Delay); err != nil {
 				return aborted(text.String(), reasoning.String()), err
 			}
 		}
@@ -176,19 +175,4 @@ func (f *Failure) asError() *llm.Error {
 		msg = fmt.Sprintf("scripted %s failure", f.Kind)
 	}
 	return &llm.Error{Kind: f.Kind, Status: f.Status, RetryAfter: f.RetryAfter, Message: msg}
-}
-
-// pause waits d, returning early with the context's error.
-func pause(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
