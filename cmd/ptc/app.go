@@ -304,9 +304,16 @@ func openStore(homeFlag string, readOnly bool) (*session.BadgerStore, error) {
 	return session.OpenBadger(session.StoreDir(home), session.BadgerOptions{ReadOnly: readOnly})
 }
 
+// resolveWorkspace returns the workspace as an absolute path with
+// symlinks resolved: the sandbox mounts it at that path, so every path a
+// tool prints is the real one on the host too.
 func resolveWorkspace(dir string) (string, error) {
 	if dir == "" {
-		return os.Getwd()
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		dir = wd
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -315,7 +322,7 @@ func resolveWorkspace(dir string) (string, error) {
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 		return "", fmt.Errorf("the workspace %s is not a directory; pass an existing directory to --workspace", abs)
 	}
-	return abs, nil
+	return filepath.EvalSymlinks(abs)
 }
 
 func checkModes(f *runFlags) error {

@@ -38,7 +38,7 @@ func newExecCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ws, err := shWorkspace(workspace)
+			ws, err := resolveWorkspace(workspace)
 			if err != nil {
 				return err
 			}

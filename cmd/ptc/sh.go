@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,7 +26,7 @@ func newShCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ws, err := shWorkspace(workspace)
+			ws, err := resolveWorkspace(workspace)
 			if err != nil {
 				return err
 			}
@@ -55,22 +54,4 @@ func newShCmd() *cobra.Command {
 	cmd.Flags().StringVar(&mode, "sandbox", string(sandbox.DefaultMode), "sandbox mode: read-only, workspace-write or danger-full-access")
 	cmd.Flags().DurationVar(&timeout, "timeout", sandboxtools.DefaultBashTimeout, "stop the command after this long")
 	return cmd
-}
-
-func shWorkspace(dir string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", err
-		}
-		dir = wd
-	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return "", fmt.Errorf("workspace %s is not a directory", dir)
-	}
-	return filepath.EvalSymlinks(dir)
 }
