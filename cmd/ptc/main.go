@@ -41,6 +41,7 @@ func newRootCmd() *cobra.Command {
 		newPresetsCmd(),
 		newSessionsCmd(),
 		newSessionCmd(),
+		newBenchCmd(),
 	)
 	return root
 }

@@ -1,0 +1,106 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Options chooses how much to measure.
+type Options struct {
+	// Quick takes fewer samples and a 100 k-event session instead of 1 M.
+	Quick bool
+	// Session runs the scripted turns; nil skips the token comparison.
+	Session SessionFunc
+	// Scratch is a directory for the fixture, scripts and stores; it must
+	// exist and is left for the caller to remove.
+	Scratch string
+}
+
+// Report is everything one run measured, against its baselines.
+type Report struct {
+	Quick    bool           `json:"quick"`
+	Tokens   []TokenResult  `json:"tokens"`
+	Total    TokenTotal     `json:"tokens_total"`
+	Bash     []BashResult   `json:"bash"`
+	RunCode  RunCodeResult  `json:"run_code"`
+	EventLog EventLogResult `json:"event_log"`
+	Seconds  float64        `json:"seconds"`
+	Notes    []string       `json:"notes"`
+}
+
+// TokenTotal sums the token comparison over all tasks.
+type TokenTotal struct {
+	Standard   int     `json:"standard_input_tokens"`
+	PTC        int     `json:"ptc_input_tokens"`
+	SavingPct  float64 `json:"saving_pct"`
+	AllAnswers bool    `json:"all_answers_match"`
+}
+
+// sizes are the sample counts of one run.
+type sizes struct{ bash, runCode, nested, events int }
+
+func (o Options) sizes() sizes {
+	if o.Quick {
+		return sizes{bash: 40, runCode: 40, nested: 200, events: 100_000}
+	}
+	return sizes{bash: 200, runCode: 200, nested: 1000, events: 1_000_000}
+}
+
+// Run measures everything and returns the report.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	start := time.Now()
+	n := o.sizes()
+	rep := &Report{Quick: o.Quick, Notes: []string{
+		"tokens: the scripted provider's estimate, request JSON bytes / 4 (system prompt with the SDK section, tool specs, messages), summed over every request of the session",
+		"bash: sandboxed bash tool through the tools Runner, warm pool, 15 ms between calls; host: /bin/bash -c of the same command in the same directory",
+		"run_code: through the tools Runner; nested call = (N no-op calls - N awaited promises) / N",
+	}}
+	workspace := filepath.Join(o.Scratch, "workspace")
+	fx := NewFixture()
+	if err := fx.Write(workspace); err != nil {
+		return nil, fmt.Errorf("writing the fixture workspace: %w", err)
+	}
+	// Resolve symlinks (macOS /tmp) so the sandbox and the scripts agree.
+	if ws, err := filepath.EvalSymlinks(workspace); err == nil {
+		workspace = ws
+	}
+	if o.Session != nil {
+		scripts := filepath.Join(o.Scratch, "scripts")
+		if err := os.MkdirAll(scripts, 0o755); err != nil {
+			return nil, err
+		}
+		var err error
+		if rep.Tokens, err = runTokens(ctx, o.Session, fx, workspace, scripts); err != nil {
+			return nil, err
+		}
+		rep.Total = total(rep.Tokens)
+	}
+	var err error
+	if rep.Bash, err = runBash(ctx, workspace, n.bash); err != nil {
+		return nil, err
+	}
+	if rep.RunCode, err = runRunCode(ctx, n.runCode, n.nested); err != nil {
+		return nil, err
+	}
+	if rep.EventLog, err = runEventLog(ctx, filepath.Join(o.Scratch, "store"), n.events); err != nil {
+		return nil, err
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+func total(rs []TokenResult) TokenTotal {
+	t := TokenTotal{AllAnswers: len(rs) > 0}
+	for _, r := range rs {
+		t.Standard += r.Standard.InputTokens
+		t.PTC += r.PTC.InputTokens
+		t.AllAnswers = t.AllAnswers && r.SameAnswer && r.ProgramOK
+	}
+	if t.Standard > 0 {
+		t.SavingPct = 100 * (1 - float64(t.PTC)/float64(t.Standard))
+	}
+	return t
+}

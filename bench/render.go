@@ -1,0 +1,55 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText prints the report as tables, each figure next to its DESIGN
+// §12 target.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	row := func(cells ...string) { fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t") }
+	if len(r.Tokens) > 0 {
+		fmt.Fprintln(tw, "PTC token saving (prompt tokens summed over a session; target ≥ 70 %)")
+		row("task", "standard", "reqs", "ptc", "reqs", "saving", "same answer")
+		for _, t := range r.Tokens {
+			row(t.Task, fmt.Sprint(t.Standard.InputTokens), fmt.Sprint(t.Standard.Requests), fmt.Sprint(t.PTC.InputTokens),
+				fmt.Sprint(t.PTC.Requests), fmt.Sprintf("%.1f %%", t.SavingPct), yes(t.SameAnswer && t.ProgramOK))
+		}
+		row("total", fmt.Sprint(r.Total.Standard), "", fmt.Sprint(r.Total.PTC), "", fmt.Sprintf("%.1f %%", r.Total.SavingPct), yes(r.Total.AllAnswers))
+		row()
+	}
+	fmt.Fprintln(tw, "Sandboxed bash tool vs host /bin/bash -c (target p50 ≤ 2 ms, p99 ≤ 10 ms)")
+	row("command", "sandbox p50", "p99", "host p50", "p99", "ratio p50")
+	for _, b := range r.Bash {
+		row(b.Command, ms(b.Sandbox.P50), ms(b.Sandbox.P99), ms(b.Host.P50), ms(b.Host.P99), fmt.Sprintf("%.2f×", b.RatioP50))
+	}
+	row()
+	fmt.Fprintln(tw, "run_code (target trivial p50 ≤ 3 ms, ≤ 50 µs per nested call)")
+	row("trivial program p50", ms(r.RunCode.TrivialP50))
+	row("per nested no-op call", fmt.Sprintf("%.1f µs", r.RunCode.NestedCallUs))
+	row()
+	fmt.Fprintf(tw, "Event log, %d-event session (target ≥ 100 k events/s, 1 M derived in ≤ 1 s)\n", r.EventLog.Events)
+	row("batched append (Badger)", fmt.Sprintf("%.0f events/s", r.EventLog.AppendPerSec))
+	row("DeriveMessages", ms(r.EventLog.DeriveMs), fmt.Sprintf("%d messages", r.EventLog.Messages))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%.1f s in all.\n", r.Seconds)
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+	return nil
+}
+
+func ms(v float64) string { return fmt.Sprintf("%.2f ms", v) }
+
+func yes(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "NO"
+}
