@@ -18,6 +18,7 @@ import (
 func newBenchCmd() *cobra.Command {
 	var output string
 	var quick bool
+	var fixture string
 	cmd := &cobra.Command{
 		Use:   "bench [--output text|json] [--quick]",
 		Short: "Measure token saving, sandbox latency, run_code start and the event log against their baselines",
@@ -25,6 +26,9 @@ func newBenchCmd() *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			if output != "text" && output != "json" {
 				return fmt.Errorf("unknown output format %q: use text or json", output)
+			}
+			if fixture != "" {
+				return bench.NewFixture().Write(fixture)
 			}
 			scratch, err := os.MkdirTemp("", "ptc-bench-")
 			if err != nil {
@@ -45,6 +49,7 @@ func newBenchCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&output, "output", "text", "output format: text or json")
 	cmd.Flags().BoolVar(&quick, "quick", false, "fewer samples and a 100 k-event session (about 15 s)")
+	cmd.Flags().StringVar(&fixture, "fixture", "", "only write the generated workspace into this directory (to replay examples/bench scripts by hand)")
 	return cmd
 }
 
