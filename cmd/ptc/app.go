@@ -97,7 +97,7 @@ func openApp(ctx context.Context, f *runFlags, obs observer) (*app, error) {
 	}
 	a := &app{host: host, store: store, model: model}
 	if err := a.openLog(ctx, f, workspace); err != nil {
-		store.Close()
+		a.Close()
 		return nil, err
 	}
 	cfg, err := agentConfig(f, preset, provider, model, workspace, a.log.Header().ID, host, obs)
