@@ -16,13 +16,20 @@ import (
 // The loop goroutine numbers each call and queues it; one sequencer
 // goroutine admits queued calls through a per-run FIFO Gate, so calls start
 // in the order the program made them, concurrency-safe ones share the pool
-// and any other call runs alone. Each admitted call runs on its own
+// and any other call runs alone. Each admitted call runs on a worker
 // goroutine and posts its settlement back to the loop.
+//
+// Workers are reused: an admitted call goes to an idle worker when there is
+// one, else to a new one. A fresh goroutine starts with a small stack that
+// the pipeline (JSON decoding, schema validation) grows by copying on every
+// call; a reused worker keeps its grown stack, which made a third of the
+// cost of a nested no-op call.
 type bridge struct {
 	r     *run
 	em    *emitter
 	gate  *tools.Gate
 	queue chan *nested
+	work  chan admitted // unbuffered: a send succeeds only to an idle worker
 	wg    sync.WaitGroup
 	once  sync.Once
 
@@ -32,6 +39,12 @@ type bridge struct {
 	calls []*nested
 }
 
+// admitted is a call that passed the Gate, with the release of its slot.
+type admitted struct {
+	c       *nested
+	release func()
+}
+
 type nested struct {
 	n    int
 	call tools.Call
@@ -39,7 +52,8 @@ type nested struct {
 }
 
 func newBridge(r *run, em *emitter) *bridge {
-	return &bridge{r: r, em: em, gate: tools.NewGate(r.lim.Parallel), queue: make(chan *nested, r.lim.MaxCalls)}
+	return &bridge{r: r, em: em, gate: tools.NewGate(r.lim.Parallel), queue: make(chan *nested, r.lim.MaxCalls),
+		work: make(chan admitted)}
 }
 
 // call is tools.<name>(args) with args already JSON-encoded; it runs on the
@@ -75,6 +89,7 @@ func (b *bridge) call(name, raw string) goja.Value {
 
 func (b *bridge) sequence() {
 	defer b.wg.Done()
+	defer close(b.work) // idle workers end once no call can come
 	ctx := b.r.ctx
 	disp := b.r.req.Dispatcher
 	for c := range b.queue {
@@ -95,8 +110,25 @@ func (b *bridge) sequence() {
 		}
 		b.update(c, func(rec *CallRecord) { rec.Started = true })
 		b.em.emit(session.TypePtcDispatchStart, b.dispatchData(c, nil))
-		b.wg.Add(1)
-		go b.execute(c, release)
+		a := admitted{c: c, release: release}
+		select {
+		case b.work <- a:
+		default:
+			b.wg.Add(1)
+			go b.worker(a)
+		}
+	}
+}
+
+// worker runs its first call, then every call handed to it while idle.
+func (b *bridge) worker(a admitted) {
+	defer b.wg.Done()
+	for {
+		b.execute(a.c, a.release)
+		var ok bool
+		if a, ok = <-b.work; !ok {
+			return
+		}
 	}
 }
 
@@ -122,7 +154,6 @@ func (b *bridge) dispatchData(c *nested, res *tools.Result) session.PtcDispatch 
 
 // execute runs one admitted call and posts its settlement to the loop.
 func (b *bridge) execute(c *nested, release func()) {
-	defer b.wg.Done()
 	res := b.dispatch(c)
 	release()
 	var value []byte
