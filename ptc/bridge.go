@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -156,10 +157,10 @@ func (b *bridge) dispatchData(c *nested, res *tools.Result) session.PtcDispatch 
 func (b *bridge) execute(c *nested, release func()) {
 	res := b.dispatch(c)
 	release()
-	var value []byte
+	var value jsValue
 	if !res.IsError {
 		var err error
-		if value, err = json.Marshal(res.Value); err != nil {
+		if value, err = encodeValue(res.Value); err != nil {
 			res = tools.Failure(c.call, tools.Errorf(tools.CodeInvalidToolOutput, "%s returned a value that is not JSON: %v", c.call.Name, err))
 		}
 	}
@@ -187,8 +188,33 @@ func (b *bridge) dispatch(c *nested) (res tools.Result) {
 	return b.r.req.Dispatcher.Dispatch(b.r.ctx, c.call)
 }
 
+// jsValue is a tool's value on its way to the program: its JSON text, or
+// a value that maps onto a JS primitive as it is (a string, a boolean,
+// null), which skips the encode-and-parse round trip.
+type jsValue struct {
+	json      []byte
+	primitive any
+	direct    bool
+}
+
+// encodeValue prepares a tool's value for the loop. The direct forms give
+// the program exactly what JSON.parse(json.Marshal(v)) would (strings only
+// when valid UTF-8, which JSON encoding would otherwise repair).
+func encodeValue(v any) (jsValue, error) {
+	switch x := v.(type) {
+	case nil, bool:
+		return jsValue{primitive: x, direct: true}, nil
+	case string:
+		if utf8.ValidString(x) {
+			return jsValue{primitive: x, direct: true}, nil
+		}
+	}
+	b, err := json.Marshal(v)
+	return jsValue{json: b}, err
+}
+
 // settle resolves or rejects the call's promise; it runs on the loop.
-func (r *run) settle(c *nested, res tools.Result, value []byte) error {
+func (r *run) settle(c *nested, res tools.Result, value jsValue) error {
 	rs, ok := r.resolvers[c.n]
 	if !ok {
 		return nil
@@ -206,7 +232,10 @@ func (r *run) settle(c *nested, res tools.Result, value []byte) error {
 		}
 		return rs.reject(e)
 	}
-	v, err := r.jsonParse(goja.Undefined(), r.rt.ToValue(string(value)))
+	if value.direct {
+		return rs.resolve(r.rt.ToValue(value.primitive))
+	}
+	v, err := r.jsonParse(goja.Undefined(), r.rt.ToValue(string(value.json)))
 	if err != nil {
 		return err
 	}

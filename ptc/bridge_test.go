@@ -2,6 +2,7 @@ package ptc
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"testing"
@@ -137,5 +138,36 @@ func TestApprovalWaitPausesTheProgramInPlace(t *testing.T) {
 	o := runCode(t, d, Limits{}, `const a = await tools.ask({}); return a + "!"`)
 	if !o.OK() || string(o.Result) != `"yes!"` {
 		t.Fatalf("%+v %s", o.Failure, o.Result)
+	}
+}
+
+func TestToolValuesReachTheProgramAsTheirJSON(t *testing.T) {
+	cases := []struct {
+		name  string
+		value any
+		want  string
+	}{
+		{"a string stays a string", "a <b> & \"c\" ✓", `["string","a <b> & \"c\" ✓"]`},
+		{"an empty string stays a string", "", `["string",""]`},
+		{"invalid UTF-8 is repaired as JSON would", "a\xffb", "[\"string\",\"a\ufffdb\"]"},
+		{"true is a boolean", true, `["boolean",true]`},
+		{"nil is null", nil, `["object",null]`},
+		{"a number is a number", 2.5, `["number",2.5]`},
+		{"a struct goes through its JSON tags", struct {
+			N int `json:"n"`
+		}{3}, `["object",{"n":3}]`},
+		{"raw JSON is parsed", json.RawMessage(`[1,"x"]`), `["object",[1,"x"]]`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newFakeDispatcher(&fakeTool{name: "value", fn: func(map[string]any) (any, error) { return tc.value, nil }})
+			o := runCode(t, d, Limits{}, `const v = await tools.value({}); return [typeof v, v]`)
+			if !o.OK() {
+				t.Fatal(o.Failure)
+			}
+			if string(o.Result) != tc.want {
+				t.Fatalf("result %s, want %s", o.Result, tc.want)
+			}
+		})
 	}
 }

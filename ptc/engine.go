@@ -250,7 +250,10 @@ func (r *run) setup() *Failure {
 	host := rt.NewObject()
 	must(host.Set("names", names))
 	must(host.Set("log", func(level, text string) { r.out.log(level, text) }))
-	must(host.Set("call", r.br.call))
+	// call takes the FunctionCall form: goja calls it without reflection.
+	must(host.Set("call", func(fc goja.FunctionCall) goja.Value {
+		return r.br.call(fc.Argument(0).String(), fc.Argument(1).String())
+	}))
 	must(host.Set("setTimeout", r.setTimeout))
 	must(host.Set("clearTimeout", r.clearTimeout))
 
