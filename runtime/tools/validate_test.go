@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -101,4 +102,30 @@ func FuzzDispatchArguments(f *testing.F) {
 			t.Fatalf("unexpected failure %q for %q", res.Content, raw)
 		}
 	})
+}
+
+func TestDecodeJSONRefusesTrailingData(t *testing.T) {
+	cases := []struct {
+		in string
+		ok bool
+	}{
+		{`{"a":1}`, true},
+		{" {\"a\":1} \n\t\r ", true},
+		{`"s"`, true},
+		{`12`, true},
+		{`{"a":1} x`, false},
+		{`{}{}`, false},
+		{`{} {}`, false},
+		{`[1] 2`, false},
+		{`12 13`, false},
+		{`{"a":`, false},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) {
+			_, err := decodeJSON([]byte(tc.in))
+			if (err == nil) != tc.ok {
+				t.Fatalf("decodeJSON(%q) error %v, want ok=%v", tc.in, err, tc.ok)
+			}
+		})
+	}
 }
