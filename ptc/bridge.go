@@ -1,10 +1,12 @@
 package ptc
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
@@ -20,6 +22,12 @@ import (
 // and any other call runs alone. Each admitted call runs on a worker
 // goroutine and posts its settlement back to the loop.
 //
+// When nothing is queued and the Gate has room, the loop admits the call
+// itself (Gate.TryAcquire) and skips the sequencer: the common case of an
+// awaited call, or of a batch within the pool, costs one goroutine hop less.
+// Order is kept: the loop takes this path only while the sequencer has no
+// call left to admit, and TryAcquire never overtakes a queued call.
+//
 // Workers are reused: an admitted call goes to an idle worker when there is
 // one, else to a new one. A fresh goroutine starts with a small stack that
 // the pipeline (JSON decoding, schema validation) grows by copying on every
@@ -31,10 +39,12 @@ type bridge struct {
 	gate  *tools.Gate
 	queue chan *nested
 	work  chan admitted // unbuffered: a send succeeds only to an idle worker
-	wg    sync.WaitGroup
+	seq   sync.WaitGroup
+	wg    sync.WaitGroup // workers
 	once  sync.Once
 
-	n int // loop-only: calls made so far
+	n       int          // loop-only: calls made so far
+	waiting atomic.Int32 // calls queued for the sequencer and not yet handled
 
 	mu    sync.Mutex
 	calls []*nested
@@ -49,6 +59,7 @@ type admitted struct {
 type nested struct {
 	n    int
 	call tools.Call
+	safe bool
 	rec  CallRecord // guarded by bridge.mu
 }
 
@@ -80,44 +91,77 @@ func (b *bridge) call(name, raw string) goja.Value {
 	b.mu.Lock()
 	b.calls = append(b.calls, c)
 	b.mu.Unlock()
+	c.safe = b.concurrencySafe(c)
+	if b.waiting.Load() == 0 {
+		if release, ok := b.gate.TryAcquire(c.safe); ok {
+			if r.ctx.Err() == nil {
+				b.start(c, release)
+				return r.rt.ToValue(p)
+			}
+			release() // the run is being cancelled: let the sequencer abort it
+		}
+	}
+	b.waiting.Add(1)
 	b.once.Do(func() {
-		b.wg.Add(1)
+		b.seq.Add(1)
 		go b.sequence()
 	})
 	b.queue <- c // never blocks: the queue holds MaxCalls
 	return r.rt.ToValue(p)
 }
 
-func (b *bridge) sequence() {
-	defer b.wg.Done()
-	defer close(b.work) // idle workers end once no call can come
-	ctx := b.r.ctx
+// concurrencySafe asks the tool whether the call may share the pool; a
+// tool that panics while deciding runs alone (the Dispatcher then reports
+// its failure).
+func (b *bridge) concurrencySafe(c *nested) (safe bool) {
 	disp := b.r.req.Dispatcher
+	if disp == nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			safe = false
+		}
+	}()
+	t, ok := disp.Lookup(c.call.Name)
+	return ok && t.ConcurrencySafe(c.call.Args)
+}
+
+func (b *bridge) sequence() {
+	defer b.seq.Done()
+	ctx := b.r.ctx
 	for c := range b.queue {
-		safe := false
-		if disp != nil {
-			if t, ok := disp.Lookup(c.call.Name); ok {
-				safe = t.ConcurrencySafe(c.call.Args)
-			}
-		}
-		release, err := b.gate.Acquire(ctx, safe)
-		if err == nil && ctx.Err() != nil {
-			release() // admitted just as the program ended: do not start it
-			err = ctx.Err()
-		}
-		if err != nil {
-			b.update(c, func(rec *CallRecord) { rec.IsError, rec.Code = true, tools.CodeAbortedBeforeDispatch })
-			continue
-		}
-		b.update(c, func(rec *CallRecord) { rec.Started = true })
-		b.em.emit(session.TypePtcDispatchStart, b.dispatchData(c, nil))
-		a := admitted{c: c, release: release}
-		select {
-		case b.work <- a:
-		default:
-			b.wg.Add(1)
-			go b.worker(a)
-		}
+		b.admit(ctx, c)
+		b.waiting.Add(-1) // after the start event: later calls may now go first-hand
+	}
+}
+
+// admit waits for the call's turn at the Gate and starts it, or records it
+// as aborted when the run ends first.
+func (b *bridge) admit(ctx context.Context, c *nested) {
+	release, err := b.gate.Acquire(ctx, c.safe)
+	if err == nil && ctx.Err() != nil {
+		release() // admitted just as the program ended: do not start it
+		err = ctx.Err()
+	}
+	if err != nil {
+		b.update(c, func(rec *CallRecord) { rec.IsError, rec.Code = true, tools.CodeAbortedBeforeDispatch })
+		return
+	}
+	b.start(c, release)
+}
+
+// start emits the call's start event and hands it to an idle worker, or to
+// a new one when none is idle.
+func (b *bridge) start(c *nested, release func()) {
+	b.update(c, func(rec *CallRecord) { rec.Started = true })
+	b.em.emit(session.TypePtcDispatchStart, b.dispatchData(c, nil))
+	a := admitted{c: c, release: release}
+	select {
+	case b.work <- a:
+	default:
+		b.wg.Add(1)
+		go b.worker(a)
 	}
 }
 
@@ -246,6 +290,8 @@ func (r *run) settle(c *nested, res tools.Result, value jsValue) error {
 // ended (the run context is cancelled by then, so pending calls abort).
 func (b *bridge) drain() {
 	close(b.queue)
+	b.seq.Wait()
+	close(b.work) // no call can start any more: idle workers end
 	b.wg.Wait()
 }
 

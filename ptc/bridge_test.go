@@ -171,3 +171,61 @@ func TestToolValuesReachTheProgramAsTheirJSON(t *testing.T) {
 		})
 	}
 }
+
+func TestMixedCallsStartInProgramOrder(t *testing.T) {
+	d := newFakeDispatcher(
+		&fakeTool{name: "read", safe: true, delay: 5 * time.Millisecond},
+		&fakeTool{name: "write", delay: 5 * time.Millisecond},
+	)
+	sink := &recordingSink{}
+	o := Run(context.Background(), Limits{Parallel: 2}, Request{CallID: "m", Tools: d.names(), Dispatcher: d, Sink: sink,
+		Code: `const order = ["read", "read", "read", "write", "read", "write", "write", "read", "read"];
+await Promise.all(order.map(n => tools[n]({})));
+for (const n of order) await tools[n]({})`})
+	if !o.OK() {
+		t.Fatal(o.Failure)
+	}
+	starts := sink.ofType(session.TypePtcDispatchStart)
+	if len(starts) != 18 {
+		t.Fatalf("%d start events, want 18", len(starts))
+	}
+	for i, s := range starts {
+		if id := s.(session.PtcDispatch).SubCallID; id != fmt.Sprintf("m:ptc:%d", i+1) {
+			t.Fatalf("start %d is %s: not in program order", i, id)
+		}
+	}
+	byID := map[string]interval{}
+	for _, iv := range d.ran {
+		byID[iv.id] = iv
+	}
+	for _, w := range []int{4, 6, 7, 13, 15, 16} { // the writes
+		wr := byID[fmt.Sprintf("m:ptc:%d", w)]
+		for id, iv := range byID {
+			if id != wr.id && iv.start.Before(wr.end) && wr.start.Before(iv.end) {
+				t.Fatalf("write %s overlapped %s", wr.id, id)
+			}
+		}
+	}
+	var running, most int
+	type edge struct {
+		at    time.Time
+		delta int
+	}
+	var edges []edge
+	for _, iv := range d.ran {
+		edges = append(edges, edge{iv.start, 1}, edge{iv.end, -1})
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		if edges[i].at.Equal(edges[j].at) {
+			return edges[i].delta < edges[j].delta
+		}
+		return edges[i].at.Before(edges[j].at)
+	})
+	for _, e := range edges {
+		running += e.delta
+		most = max(most, running)
+	}
+	if most > 2 {
+		t.Fatalf("%d calls ran at once with a pool of 2", most)
+	}
+}

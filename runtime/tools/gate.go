@@ -66,6 +66,21 @@ func (g *Gate) Acquire(ctx context.Context, safe bool) (release func(), err erro
 	}
 }
 
+// TryAcquire admits the call only if it may start at once without
+// overtaking a queued call; otherwise it returns ok=false and leaves no
+// trace in the queue. It lets a caller that would otherwise hand the call
+// to a goroutine blocked in Acquire skip that hop when the Gate is free.
+func (g *Gate) TryAcquire(safe bool) (release func(), ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.queue) > 0 || g.excl || safe && g.running >= g.limit || !safe && g.running > 0 {
+		return nil, false
+	}
+	g.running++
+	g.excl = !safe
+	return g.releaser(&waiter{safe: safe}), true
+}
+
 func (g *Gate) releaser(w *waiter) func() {
 	var once sync.Once
 	return func() {

@@ -165,3 +165,56 @@ func TestGateLimitBelowOneMeansOne(t *testing.T) {
 		t.Fatal("second call never admitted")
 	}
 }
+
+func TestGateTryAcquireFollowsTheRuleAndNeverOvertakes(t *testing.T) {
+	t.Run("safe calls are admitted up to the limit", func(t *testing.T) {
+		g := NewGate(2)
+		r1, ok1 := g.TryAcquire(true)
+		_, ok2 := g.TryAcquire(true)
+		_, ok3 := g.TryAcquire(true)
+		if !ok1 || !ok2 || ok3 {
+			t.Fatalf("admitted %v %v %v, want true true false", ok1, ok2, ok3)
+		}
+		r1()
+		if _, ok := g.TryAcquire(true); !ok {
+			t.Fatal("a released slot was not reusable")
+		}
+	})
+	t.Run("an exclusive call needs an empty gate and keeps it", func(t *testing.T) {
+		g := NewGate(2)
+		rs, _ := g.TryAcquire(true)
+		if _, ok := g.TryAcquire(false); ok {
+			t.Fatal("an exclusive call started beside a running call")
+		}
+		rs()
+		rx, ok := g.TryAcquire(false)
+		if !ok {
+			t.Fatal("an exclusive call was refused by an empty gate")
+		}
+		if _, ok := g.TryAcquire(true); ok {
+			t.Fatal("a safe call started beside an exclusive one")
+		}
+		rx()
+		if _, ok := g.TryAcquire(true); !ok {
+			t.Fatal("the gate stayed closed after the exclusive call")
+		}
+	})
+	t.Run("a queued call is never overtaken", func(t *testing.T) {
+		g := NewGate(2)
+		rs, _ := g.TryAcquire(true)
+		queued := acquireAsync(g, context.Background(), false)
+		waitQueued(g, 1)
+		if _, ok := g.TryAcquire(true); ok {
+			t.Fatal("a safe call overtook the queued exclusive call")
+		}
+		rs()
+		rx, ok := admitted(queued)
+		if !ok {
+			t.Fatal("the queued call was not admitted")
+		}
+		rx()
+		if g.running != 0 || g.excl || len(g.queue) != 0 {
+			t.Fatalf("gate not empty at the end: running %d excl %v queue %d", g.running, g.excl, len(g.queue))
+		}
+	})
+}
