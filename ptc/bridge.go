@@ -29,22 +29,29 @@ import (
 // call left to admit, and TryAcquire never overtakes a queued call.
 //
 // Workers are reused: an admitted call goes to an idle worker when there is
-// one, else to a new one. A fresh goroutine starts with a small stack that
-// the pipeline (JSON decoding, schema validation) grows by copying on every
-// call; a reused worker keeps its grown stack, which made a third of the
-// cost of a nested no-op call.
+// one, else to a new worker while there are fewer workers than Gate slots,
+// else to the work queue (a worker that released its slot is about to take
+// it). A fresh goroutine starts with a small stack that the pipeline (JSON
+// decoding, schema validation) grows by copying on every call; a reused
+// worker keeps its grown stack, which made a third of the cost of a nested
+// no-op call.
 type bridge struct {
 	r     *run
 	em    *emitter
 	gate  *tools.Gate
 	queue chan *nested
-	work  chan admitted // unbuffered: a send succeeds only to an idle worker
+	work  chan admitted // holds up to the Gate's slots: a send never blocks
 	seq   sync.WaitGroup
 	wg    sync.WaitGroup // workers
 	once  sync.Once
 
 	n       int          // loop-only: calls made so far
 	waiting atomic.Int32 // calls queued for the sequencer and not yet handled
+	// The worker counts are changed by start (called by the loop or the
+	// sequencer, never both at once) and, for idle, by workers.
+	slots   int32        // the Gate's pool size
+	workers atomic.Int32 // workers started
+	idle    atomic.Int32 // workers done with their call minus calls queued for them
 
 	mu    sync.Mutex
 	calls []*nested
@@ -64,8 +71,9 @@ type nested struct {
 }
 
 func newBridge(r *run, em *emitter) *bridge {
-	return &bridge{r: r, em: em, gate: tools.NewGate(r.lim.Parallel), queue: make(chan *nested, r.lim.MaxCalls),
-		work: make(chan admitted)}
+	slots := max(r.lim.Parallel, 1) // as NewGate counts them
+	return &bridge{r: r, em: em, gate: tools.NewGate(slots), queue: make(chan *nested, r.lim.MaxCalls),
+		work: make(chan admitted, slots), slots: int32(slots)}
 }
 
 // call is tools.<name>(args) with args already JSON-encoded; it runs on the
@@ -151,25 +159,31 @@ func (b *bridge) admit(ctx context.Context, c *nested) {
 	b.start(c, release)
 }
 
-// start emits the call's start event and hands it to an idle worker, or to
-// a new one when none is idle.
+// start emits the call's start event and hands the call to a worker (see
+// bridge). Every queued call holds a Gate slot, so the queue never holds
+// more than the slots and the send never blocks; with all workers started
+// at least one of them has released its slot and is about to take it.
 func (b *bridge) start(c *nested, release func()) {
 	b.update(c, func(rec *CallRecord) { rec.Started = true })
 	b.em.emit(session.TypePtcDispatchStart, b.dispatchData(c, nil))
 	a := admitted{c: c, release: release}
-	select {
-	case b.work <- a:
-	default:
+	if b.idle.Load() <= 0 && b.workers.Load() < b.slots {
+		b.workers.Add(1)
 		b.wg.Add(1)
 		go b.worker(a)
+		return
 	}
+	b.idle.Add(-1)
+	b.work <- a
 }
 
-// worker runs its first call, then every call handed to it while idle.
+// worker runs its first call, then calls from the work queue until drain.
 func (b *bridge) worker(a admitted) {
 	defer b.wg.Done()
 	for {
-		b.execute(a.c, a.release)
+		settle := b.execute(a.c, a.release)
+		b.idle.Add(1) // before the loop can see the settlement and make a call
+		b.r.post(settle)
 		var ok bool
 		if a, ok = <-b.work; !ok {
 			return
@@ -197,8 +211,9 @@ func (b *bridge) dispatchData(c *nested, res *tools.Result) session.PtcDispatch 
 	return d
 }
 
-// execute runs one admitted call and posts its settlement to the loop.
-func (b *bridge) execute(c *nested, release func()) {
+// execute runs one admitted call and returns the job that settles it on
+// the loop.
+func (b *bridge) execute(c *nested, release func()) job {
 	res := b.dispatch(c)
 	release()
 	var value jsValue
@@ -215,7 +230,7 @@ func (b *bridge) execute(c *nested, release func()) {
 		}
 	})
 	b.em.emit(session.TypePtcDispatch, b.dispatchData(c, &res))
-	b.r.post(func() error { return b.r.settle(c, res, value) })
+	return func() error { return b.r.settle(c, res, value) }
 }
 
 // dispatch calls the Dispatcher, turning a panic into a failed result so a
