@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -171,6 +172,9 @@ func TestReadOnlyRefusesEveryMutation(t *testing.T) {
 func TestBlockingAndSpinningGuestsStopAtTheDeadline(t *testing.T) {
 	h := probe(t)
 	ws, _ := sandboxDir(t)
+	if err := h.Ready(context.Background()); err != nil || !h.interruptible {
+		t.Fatalf("the guest was not instrumented for interruption (%v): the run would fall back to wazero's slow checks", err)
+	}
 	for _, script := range []string{"loop", "sleep 1h"} {
 		t.Run(script, func(t *testing.T) {
 			o := probeOutcome(t, h, ws, WorkspaceWrite, script, 300*time.Millisecond)

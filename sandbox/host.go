@@ -15,6 +15,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	guestwasm "github.com/ptc-dev/ptc/sandbox/guest/wasm"
+	"github.com/ptc-dev/ptc/sandbox/internal/interrupt"
 	"github.com/ptc-dev/ptc/sandbox/rootfs"
 )
 
@@ -79,6 +80,10 @@ type Host struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	err      error
+	// interruptible: the compiled guest carries the interrupt global
+	// (see sandbox/internal/interrupt); otherwise wazero closes modules
+	// when their context ends.
+	interruptible bool
 
 	// life is read-held by everything that executes guest code (a call,
 	// an instantiation) and write-held by Close while it closes the
@@ -91,6 +96,10 @@ type Host struct {
 	pools  map[poolKey]*pool
 	quotas map[string]*rootfs.Quota
 	closed bool
+
+	// listen, when set before the compile (tests only), observes the
+	// guest's WASI calls.
+	listen experimental.FunctionListenerFactory
 }
 
 // NewHost returns a Host; nothing is compiled until Warm or the first run.
@@ -152,8 +161,15 @@ func (h *Host) Ready(ctx context.Context) error {
 func (h *Host) compile() {
 	defer close(h.ready)
 	ctx := context.Background()
+	wasm := h.cfg.Guest()
+	if inst, err := interrupt.Instrument(wasm); err == nil {
+		wasm, h.interruptible = inst, true
+	}
+	// wazero's WithCloseOnContextDone makes the guest 3-4x slower (it
+	// leaves the compiled code at every Go function entry); the
+	// interrupt global stops it as surely for the cost of a load.
 	rc := wazero.NewRuntimeConfig().
-		WithCloseOnContextDone(true).
+		WithCloseOnContextDone(!h.interruptible).
 		WithMemoryLimitPages(h.cfg.MemoryLimitPages)
 	if !h.cfg.NoCache {
 		cache, err := openCache(h.cfg.CacheDir)
@@ -163,13 +179,16 @@ func (h *Host) compile() {
 		}
 		rc = rc.WithCompilationCache(cache)
 	}
+	if h.listen != nil {
+		ctx = experimental.WithFunctionListenerFactory(ctx, h.listen)
+	}
 	h.rt = wazero.NewRuntimeWithConfig(ctx, rc)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, h.rt); err != nil {
 		h.err = fmt.Errorf("sandbox: instantiating WASI: %w", err)
 		return
 	}
 	cctx := experimental.WithCompilationWorkers(ctx, runtime.NumCPU())
-	h.compiled, h.err = h.rt.CompileModule(cctx, h.cfg.Guest())
+	h.compiled, h.err = h.rt.CompileModule(cctx, wasm)
 	if h.err != nil {
 		h.err = fmt.Errorf("sandbox: compiling the guest: %w", h.err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/experimental/sysfs"
 
+	"github.com/ptc-dev/ptc/sandbox/internal/interrupt"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 	"github.com/ptc-dev/ptc/sandbox/rootfs"
 )
@@ -40,6 +41,30 @@ type instance struct {
 	extra  []*rootfs.FS // Config.ReadOnlyDirs
 	tmpDir string
 	cur    atomic.Pointer[callIO]
+	// stop is the guest's interrupt global (nil when the host relies on
+	// wazero's WithCloseOnContextDone instead).
+	stop api.MutableGlobal
+}
+
+// stopOnDone arranges for the guest to be stopped when ctx ends. The
+// returned func must be called once the call has returned: it cancels
+// the arrangement, or waits for a stop already under way and clears it,
+// so an instance that finished in time stays usable.
+func (in *instance) stopOnDone(ctx context.Context) func() {
+	if in.stop == nil {
+		return func() {}
+	}
+	fired := make(chan struct{})
+	after := context.AfterFunc(ctx, func() {
+		defer close(fired)
+		in.stop.Set(1)
+	})
+	return func() {
+		if !after() {
+			<-fired
+			in.stop.Set(0)
+		}
+	}
 }
 
 func (in *instance) Read(p []byte) (int, error) {
@@ -157,6 +182,14 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 	if in.run = in.mod.ExportedFunction(proto.ExportRun); in.run == nil {
 		in.release()
 		return nil, fmt.Errorf("sandbox: the guest does not export %s", proto.ExportRun)
+	}
+	if h.interruptible {
+		g, ok := in.mod.ExportedGlobal(interrupt.Export).(api.MutableGlobal)
+		if !ok {
+			in.release()
+			return nil, fmt.Errorf("sandbox: the instrumented guest lacks its %s global", interrupt.Export)
+		}
+		in.stop = g
 	}
 	if err := in.warmUp(ctx, key); err != nil {
 		in.release()

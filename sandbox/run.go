@@ -96,7 +96,9 @@ func (h *Host) call(ctx context.Context, in *instance, key poolKey, req proto.Re
 	in.cur.Store(&callIO{ctx: cctx, stdin: bytes.NewReader(stdin), out: out})
 	defer in.cur.Store(nil)
 
+	settled := in.stopOnDone(cctx)
 	res, callErr := in.run.Call(cctx)
+	settled()
 	o := Outcome{}
 	o.Stdout, o.Stderr, o.Truncated = out.result()
 	return h.settle(ctx, o, res, callErr)
