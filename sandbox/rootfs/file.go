@@ -19,6 +19,7 @@ type file struct {
 	append     bool
 	hostAppend bool
 	closed     bool
+	dir        dirReader
 }
 
 var _ experimentalsys.File = (*file)(nil)
@@ -117,29 +118,10 @@ func (h *file) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
 // Seek, so the next Readdir restarts from the first entry.
 func (h *file) Seek(offset fileOffset, whence int) (int64, experimentalsys.Errno) {
 	n, err := h.f.Seek(offset, whence)
+	if err == nil && h.isDir {
+		h.dir.reset()
+	}
 	return n, errno(err)
-}
-
-func (h *file) Readdir(n int) ([]experimentalsys.Dirent, experimentalsys.Errno) {
-	if !h.isDir {
-		return nil, experimentalsys.EBADF
-	}
-	entries, err := h.f.ReadDir(n)
-	if err == io.EOF {
-		err = nil
-	}
-	if err != nil {
-		return nil, errno(err)
-	}
-	out := make([]experimentalsys.Dirent, 0, len(entries))
-	for _, e := range entries {
-		d := experimentalsys.Dirent{Name: e.Name(), Type: e.Type()}
-		if info, err := e.Info(); err == nil {
-			d.Ino = sys.NewStat_t(info).Ino
-		}
-		out = append(out, d)
-	}
-	return out, 0
 }
 
 func (h *file) Write(buf []byte) (int, experimentalsys.Errno) {
