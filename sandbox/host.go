@@ -15,7 +15,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	guestwasm "github.com/ptc-dev/ptc/sandbox/guest/wasm"
-	"github.com/ptc-dev/ptc/sandbox/internal/interrupt"
+	"github.com/ptc-dev/ptc/sandbox/internal/wasmprep"
 	"github.com/ptc-dev/ptc/sandbox/rootfs"
 )
 
@@ -81,7 +81,7 @@ type Host struct {
 	compiled wazero.CompiledModule
 	err      error
 	// interruptible: the compiled guest carries the interrupt global
-	// (see sandbox/internal/interrupt); otherwise wazero closes modules
+	// (see sandbox/internal/wasmprep); otherwise wazero closes modules
 	// when their context ends.
 	interruptible bool
 
@@ -162,7 +162,10 @@ func (h *Host) compile() {
 	defer close(h.ready)
 	ctx := context.Background()
 	wasm := h.cfg.Guest()
-	if inst, err := interrupt.Instrument(wasm); err == nil {
+	if merged, err := wasmprep.MergeData(wasm); err == nil {
+		wasm = merged
+	}
+	if inst, err := wasmprep.AddInterrupt(wasm); err == nil {
 		wasm, h.interruptible = inst, true
 	}
 	// wazero's WithCloseOnContextDone makes the guest 3-4x slower (it

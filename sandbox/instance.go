@@ -18,7 +18,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/experimental/sysfs"
 
-	"github.com/ptc-dev/ptc/sandbox/internal/interrupt"
+	"github.com/ptc-dev/ptc/sandbox/internal/wasmprep"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 	"github.com/ptc-dev/ptc/sandbox/rootfs"
 )
@@ -184,10 +184,10 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 		return nil, fmt.Errorf("sandbox: the guest does not export %s", proto.ExportRun)
 	}
 	if h.interruptible {
-		g, ok := in.mod.ExportedGlobal(interrupt.Export).(api.MutableGlobal)
+		g, ok := in.mod.ExportedGlobal(wasmprep.Export).(api.MutableGlobal)
 		if !ok {
 			in.release()
-			return nil, fmt.Errorf("sandbox: the instrumented guest lacks its %s global", interrupt.Export)
+			return nil, fmt.Errorf("sandbox: the instrumented guest lacks its %s global", wasmprep.Export)
 		}
 		in.stop = g
 	}

@@ -1,4 +1,4 @@
-package interrupt
+package wasmprep
 
 import (
 	"context"
@@ -22,7 +22,7 @@ var spinModule = []byte{
 }
 
 func TestSettingTheGlobalStopsAnEndlessLoop(t *testing.T) {
-	wasm, err := Instrument(spinModule)
+	wasm, err := AddInterrupt(spinModule)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestSettingTheGlobalStopsAnEndlessLoop(t *testing.T) {
 
 func TestTheEmbeddedGuestIsInstrumentedAndStillCompiles(t *testing.T) {
 	raw := guestwasm.Wasm()
-	wasm, err := Instrument(raw)
+	wasm, err := AddInterrupt(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestMalformedModulesAreRefused(t *testing.T) {
 		"unknown opcode": append(append([]byte(nil), spinModule[:len(spinModule)-9]...), 0x0A, 0x06, 0x01, 0x04, 0x00, 0xFD, 0x0B, 0x0B),
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := Instrument(wasm); err == nil {
+			if _, err := AddInterrupt(wasm); err == nil {
 				t.Fatal("accepted")
 			}
 		})
