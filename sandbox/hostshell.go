@@ -9,6 +9,10 @@ import (
 	"time"
 )
 
+// HostNote is the Outcome.Note of every HostShell run (other notes, such
+// as the output limit's, follow it after "; ").
+const HostNote = "ran on the host with /bin/bash (danger-full-access), outside the sandbox"
+
 // HostShell runs command with the host's /bin/bash -c in workspace. It is
 // the danger-full-access route: no confinement at all, so callers must
 // only use it when that mode is in force or was approved, and must show
@@ -26,7 +30,7 @@ func (h *Host) HostShell(ctx context.Context, workspace, command string) (Outcom
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
-	o := Outcome{Host: true, Note: "ran on the host with /bin/bash (danger-full-access), outside the sandbox"}
+	o := Outcome{Host: true, Note: HostNote}
 	o.Stdout, o.Stderr, o.Truncated = out.resultCopy()
 	var exit *exec.ExitError
 	switch {

@@ -112,8 +112,11 @@ func RunCommand(ctx context.Context, host *sandbox.Host, ws string, mode sandbox
 
 func renderBash(o BashOut) string {
 	var b strings.Builder
+	note := o.Note
 	if o.Host {
-		b.WriteString("[ran on the host, outside the sandbox]\n")
+		// One marker, first: the note repeats it otherwise.
+		b.WriteString("[" + sandbox.HostNote + "]\n")
+		note = strings.TrimPrefix(strings.TrimPrefix(note, sandbox.HostNote), "; ")
 	}
 	b.WriteString(o.Stdout)
 	if o.Stderr != "" {
@@ -128,8 +131,8 @@ func renderBash(o BashOut) string {
 	if o.ExitCode != 0 {
 		fmt.Fprintf(&b, "[exit code %d]\n", o.ExitCode)
 	}
-	if o.Note != "" {
-		fmt.Fprintf(&b, "[%s]\n", o.Note)
+	if note != "" {
+		fmt.Fprintf(&b, "[%s]\n", note)
 	}
 	if b.Len() == 0 {
 		return "(no output)"

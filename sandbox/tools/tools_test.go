@@ -92,8 +92,8 @@ func TestAnApprovedEscalationRunsOnTheHostAndSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := v.(BashOut)
-	if !o.Host || !strings.Contains(renderBash(o), "outside the sandbox") {
-		t.Fatalf("got %+v", o)
+	if r := renderBash(o); !o.Host || strings.Count(r, "outside the sandbox") != 1 || !strings.HasPrefix(r, "[ran on the host") {
+		t.Fatalf("want one host marker, first; got %+v rendered %q", o, r)
 	}
 	if got := strings.Join(sk.types, " "); !strings.Contains(got, session.TypeSandboxMode) || !strings.Contains(got, session.TypeApprovalDecided) {
 		t.Fatalf("events %v", got)
