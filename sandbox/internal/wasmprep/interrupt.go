@@ -14,16 +14,11 @@ import (
 // and made the Go guest three to four times slower on plain computation.
 //
 // AddInterrupt adds one exported mutable i32 global (Export) and, at the
-// top of every loop body, the sequence
-//
-//	global.get $interrupt
-//	if
-//	  unreachable
-//	end
-//
-// which is one load and a branch. The host sets the global to a non-zero
+// top of every loop body, a countdown that every yieldEvery passes calls
+// sched_yield and traps if the global is set (see checkSequence): a few
+// instructions on the common path. The host sets the global to a non-zero
 // value (api.MutableGlobal.Set) when the command's context ends; the guest
-// traps at its next loop iteration or function call. Every unbounded
+// traps within yieldEvery loop iterations or function calls. Every unbounded
 // execution passes a loop header (unbounded recursion without loops runs
 // out of stack and traps by itself), so this stops the guest as surely as
 // wazero's check. Blocking host calls are the host's business: they must
@@ -42,15 +37,16 @@ func AddInterrupt(wasm []byte) ([]byte, error) {
 		return nil, err
 	}
 	var importedGlobals, definedGlobals uint32
+	yield := int64(-1)
 	haveGlobal, haveExport, haveCode := false, false, false
 	for _, s := range secs {
 		switch s.id {
 		case secImport:
-			n, err := countImportedGlobals(s.body)
+			n, y, err := scanImports(s.body)
 			if err != nil {
 				return nil, err
 			}
-			importedGlobals = n
+			importedGlobals, yield = n, y
 		case secGlobal:
 			haveGlobal = true
 			definedGlobals = (&reader{b: s.body}).u32()
@@ -63,15 +59,20 @@ func AddInterrupt(wasm []byte) ([]byte, error) {
 	if !haveGlobal || !haveExport || !haveCode {
 		return nil, errors.New("wasmprep: the module lacks a global, export or code section")
 	}
+	if yield < 0 {
+		return nil, errors.New("wasmprep: the module does not import WASI sched_yield")
+	}
 	idx := importedGlobals + definedGlobals
-	check := append(append([]byte{0x23}, uleb(idx)...), 0x04, 0x40, 0x00, 0x0B)
+	check := checkSequence(idx, idx+1, uint32(yield))
 
 	for i, s := range secs {
 		var err error
 		switch s.id {
 		case secGlobal:
 			// (mut i32) = i32.const 0
+			// $interrupt (mut i32) = 0, $budget (mut i32) = yieldEvery
 			secs[i].body = appendEntry(s.body, []byte{0x7F, 0x01, 0x41, 0x00, 0x0B})
+			secs[i].body = appendEntry(secs[i].body, append(append([]byte{0x7F, 0x01, 0x41}, sleb32(yieldEvery)...), 0x0B))
 		case secExport:
 			e := append(uleb(uint32(len(Export))), Export...)
 			e = append(append(e, 0x03), uleb(idx)...)
@@ -95,15 +96,59 @@ func appendEntry(body, entry []byte) []byte {
 	return append(out, entry...)
 }
 
-func countImportedGlobals(body []byte) (uint32, error) {
+// yieldEvery is how many loop headers the guest passes between two
+// sched_yield calls.
+const yieldEvery = 1024
+
+// checkSequence is the code put at the top of every loop body:
+//
+//	$budget = $budget - 1
+//	if $budget == 0 {
+//	  $budget = yieldEvery
+//	  drop(sched_yield())
+//	  if $interrupt { unreachable }
+//	}
+//
+// The host call matters as much as the interrupt check: compiled wasm
+// code has no point where the Go runtime can preempt it, so a guest that
+// computes without calling the host would hold up every stop-the-world
+// pause of the host's garbage collector, and with it the goroutine that
+// is to set $interrupt. Leaving for a host call now and then gives the Go
+// runtime that point (wazero's sched_yield does nothing else by default).
+func checkSequence(interrupt, budget, yield uint32) []byte {
+	g := func(op byte, idx uint32) []byte { return append([]byte{op}, uleb(idx)...) }
+	var b []byte
+	b = append(b, g(0x23, budget)...)     // global.get $budget
+	b = append(b, 0x41, 0x01, 0x6B)       // i32.const 1; i32.sub
+	b = append(b, g(0x24, budget)...)     // global.set $budget
+	b = append(b, g(0x23, budget)...)     // global.get $budget
+	b = append(b, 0x45, 0x04, 0x40)       // i32.eqz; if
+	b = append(b, 0x41)                   // i32.const
+	b = append(b, sleb32(yieldEvery)...)  //   yieldEvery
+	b = append(b, g(0x24, budget)...)     // global.set $budget
+	b = append(b, g(0x10, yield)...)      // call sched_yield
+	b = append(b, 0x1A)                   // drop
+	b = append(b, g(0x23, interrupt)...)  // global.get $interrupt
+	b = append(b, 0x04, 0x40, 0x00, 0x0B) // if unreachable end
+	return append(b, 0x0B)                // end
+}
+
+// scanImports counts the imported globals and finds the function index
+// of wasi_snapshot_preview1.sched_yield (-1 when not imported).
+func scanImports(body []byte) (globals uint32, yield int64, err error) {
 	r := &reader{b: body}
-	var globals uint32
+	yield = -1
+	var funcs int64
 	for range r.u32() {
-		r.take(int(r.u32())) // module
-		r.take(int(r.u32())) // name
+		module := string(r.take(int(r.u32())))
+		name := string(r.take(int(r.u32())))
 		switch r.byte() {
 		case 0x00: // func
 			r.u32()
+			if module == "wasi_snapshot_preview1" && name == "sched_yield" {
+				yield = funcs
+			}
+			funcs++
 		case 0x01: // table
 			r.byte()
 			r.limits()
@@ -114,10 +159,10 @@ func countImportedGlobals(body []byte) (uint32, error) {
 			r.byte()
 			globals++
 		default:
-			return 0, errors.New("wasmprep: unknown import kind")
+			return 0, -1, errors.New("wasmprep: unknown import kind")
 		}
 	}
-	return globals, r.err
+	return globals, yield, r.err
 }
 
 // instrumentCode rewrites every function body of the code section.

@@ -2,23 +2,42 @@ package wasmprep
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	guestwasm "github.com/ptc-dev/ptc/sandbox/guest/wasm"
 )
 
-// spinModule exports "spin", an endless loop, and has one global.
-var spinModule = []byte{
-	0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00,
-	0x01, 0x04, 0x01, 0x60, 0x00, 0x00, // type: () -> ()
-	0x03, 0x02, 0x01, 0x00, // function 0 has type 0
-	0x06, 0x06, 0x01, 0x7F, 0x00, 0x41, 0x00, 0x0B, // global 0: i32 const 0
-	0x07, 0x08, 0x01, 0x04, 's', 'p', 'i', 'n', 0x00, 0x00, // export "spin"
-	0x0A, 0x09, 0x01, 0x07, 0x00, 0x03, 0x40, 0x0C, 0x00, 0x0B, 0x0B, // loop br 0 end end
+// spinModule exports "spin", an endless loop; it imports sched_yield and
+// has one global, as the Go guest does.
+var spinModule = module(
+	sec(1, 0x02, 0x60, 0x00, 0x00, 0x60, 0x00, 0x01, 0x7F), // types: () -> (), () -> i32
+	sec(2, cat([]byte{0x01}, name("wasi_snapshot_preview1"), name("sched_yield"), []byte{0x00, 0x01})...),
+	sec(3, 0x01, 0x00),                         // function 1 has type 0
+	sec(6, 0x01, 0x7F, 0x00, 0x41, 0x00, 0x0B), // global 0: i32 const 0
+	sec(7, cat([]byte{0x01}, name("spin"), []byte{0x00, 0x01})...),
+	sec(10, 0x01, 0x07, 0x00, 0x03, 0x40, 0x0C, 0x00, 0x0B, 0x0B), // loop br 0 end end
+)
+
+func module(secs ...[]byte) []byte {
+	return cat(append([][]byte{{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}}, secs...)...)
+}
+
+func sec(id byte, body ...byte) []byte { return cat([]byte{id}, uleb(uint32(len(body))), body) }
+
+func name(s string) []byte { return cat(uleb(uint32(len(s))), []byte(s)) }
+
+func cat(parts ...[]byte) []byte {
+	var out []byte
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 func TestSettingTheGlobalStopsAnEndlessLoop(t *testing.T) {
@@ -29,6 +48,9 @@ func TestSettingTheGlobalStopsAnEndlessLoop(t *testing.T) {
 	ctx := context.Background()
 	rt := wazero.NewRuntime(ctx) // no WithCloseOnContextDone: the global must do it
 	defer rt.Close(ctx)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		t.Fatal(err)
+	}
 	mod, err := rt.Instantiate(ctx, wasm)
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +65,9 @@ func TestSettingTheGlobalStopsAnEndlessLoop(t *testing.T) {
 		done <- err
 	}()
 	time.Sleep(10 * time.Millisecond) // let it spin; any time works
+	// A stop-the-world pause must not wait for the spinning guest (it
+	// would hang here, and so would the goroutine meant to stop it).
+	runtime.GC()
 	g.Set(1)
 	if err := <-done; err == nil {
 		t.Fatalf("spin returned %v, want a trap", err)
@@ -72,11 +97,14 @@ func TestTheEmbeddedGuestIsInstrumentedAndStillCompiles(t *testing.T) {
 
 func TestMalformedModulesAreRefused(t *testing.T) {
 	for name, wasm := range map[string][]byte{
-		"empty":          nil,
-		"not wasm":       []byte("hello world!"),
-		"truncated":      spinModule[:len(spinModule)-3],
-		"no global":      append(append([]byte(nil), spinModule[:18]...), spinModule[26:]...),
-		"unknown opcode": append(append([]byte(nil), spinModule[:len(spinModule)-9]...), 0x0A, 0x06, 0x01, 0x04, 0x00, 0xFD, 0x0B, 0x0B),
+		"empty":     nil,
+		"not wasm":  []byte("hello world!"),
+		"truncated": spinModule[:len(spinModule)-3],
+		"no global": module(sec(1, 0x01, 0x60, 0x00, 0x00), sec(3, 0x01, 0x00), sec(7, 0x00),
+			sec(10, 0x01, 0x04, 0x00, 0x01, 0x0B)),
+		"no sched_yield": module(sec(1, 0x01, 0x60, 0x00, 0x00), sec(3, 0x01, 0x00),
+			sec(6, 0x01, 0x7F, 0x00, 0x41, 0x00, 0x0B), sec(7, 0x00), sec(10, 0x01, 0x02, 0x00, 0x0B)),
+		"unknown opcode": cat(spinModule[:len(spinModule)-11], sec(10, 0x01, 0x04, 0x00, 0xFD, 0x0B, 0x0B)),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := AddInterrupt(wasm); err == nil {
