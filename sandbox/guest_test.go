@@ -37,6 +37,19 @@ func shellRun(t *testing.T, h *Host, ws, cmd string) Outcome {
 	return o
 }
 
+func TestAPathOutsideEveryMountIsReportedAsOutsideTheSandbox(t *testing.T) {
+	h := shellGuest(t)
+	ws, _ := sandboxDir(t)
+	for _, cmd := range []string{"cat /etc/passwd", "ls /etc", "cat < /etc/passwd"} {
+		t.Run(cmd, func(t *testing.T) {
+			o := shellRun(t, h, ws, cmd)
+			if o.ExitCode == 0 || !strings.Contains(string(o.Stderr), "outside the sandbox (only the workspace and /tmp are visible)") {
+				t.Fatalf("exit %d stderr %q", o.ExitCode, o.Stderr)
+			}
+		})
+	}
+}
+
 func TestTheShellGuestRunsPipelinesInTheWorkspace(t *testing.T) {
 	h := shellGuest(t)
 	ws, _ := sandboxDir(t)
@@ -48,6 +61,7 @@ func TestTheShellGuestRunsPipelinesInTheWorkspace(t *testing.T) {
 		{"grep -n foo f.txt", "1:foo\n"},
 		{"grep -rn foo .", "./f.txt:1:foo\n"},
 		{"echo gone > /dev/null; ls missing 2>/dev/null; cat /dev/null; echo kept", "kept\n"},
+		{"echo x | tee /dev/null; echo y > /dev/null; tee -a /dev/null < f.txt >/dev/null", "x\n"},
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
 			o := shellRun(t, h, ws, tc.cmd)

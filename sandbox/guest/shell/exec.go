@@ -2,11 +2,13 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/interp"
 )
@@ -96,12 +98,23 @@ func (c *cmd) open(name string) (io.ReadCloser, error) {
 	return os.Open(c.path(name))
 }
 
+// OutsideText is printed for a path that lies outside every mount. The
+// guest's WASI layer reports such paths as EBADF ("Bad file number"), which
+// reads like a bug rather than a boundary.
+const OutsideText = "outside the sandbox (only the workspace and /tmp are visible)"
+
 // errText turns an *os.PathError into the short text GNU tools print.
 func errText(err error) string {
+	var pathErr bool
+	var le *os.LinkError
 	if pe, ok := err.(*os.PathError); ok {
-		err = pe.Err
+		err, pathErr = pe.Err, true
+	} else if errors.As(err, &le) {
+		err, pathErr = le.Err, true
 	}
 	switch {
+	case pathErr && errors.Is(err, syscall.EBADF):
+		return OutsideText
 	case os.IsNotExist(err):
 		return "No such file or directory"
 	case os.IsPermission(err):

@@ -25,8 +25,13 @@ var fileCommands = map[string]builtinFunc{
 	"pwd":      pwd,
 }
 
-// openWrite opens p for writing, truncating unless appending.
-func openWrite(p string, appending bool) (*os.File, error) {
+// openWrite opens p for writing, truncating unless appending. /dev/null
+// is served in memory: the guest has no /dev, and writes to it must never
+// reach a real file.
+func openWrite(p string, appending bool) (io.WriteCloser, error) {
+	if isDevNull(p) {
+		return devNull{}, nil
+	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if appending {
 		flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND

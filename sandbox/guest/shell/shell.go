@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -56,7 +57,12 @@ func openHandler(ctx context.Context, path string, flag int, perm os.FileMode) (
 	if isDevNull(path) {
 		return devNull{}, nil
 	}
-	return defaultOpen(ctx, path, flag, perm)
+	f, err := defaultOpen(ctx, path, flag, perm)
+	var pe *os.PathError
+	if errors.As(err, &pe) && errors.Is(pe.Err, syscall.EBADF) {
+		err = &os.PathError{Op: pe.Op, Path: pe.Path, Err: errors.New(OutsideText)}
+	}
+	return f, err
 }
 
 var defaultOpen = interp.DefaultOpenHandler()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -239,4 +240,29 @@ func FuzzParseSed(f *testing.F) {
 		var b strings.Builder
 		runSed(prog, "a\nb\nc\n", &b, false)
 	})
+}
+
+func TestPathsOutsideEveryMountAreNamedAsSuch(t *testing.T) {
+	// The guest's WASI layer answers EBADF for a path under no mount.
+	for _, err := range []error{
+		&os.PathError{Op: "open", Path: "/etc/passwd", Err: syscall.EBADF},
+		&os.LinkError{Op: "rename", Old: "a", New: "/etc/x", Err: syscall.EBADF},
+	} {
+		if got := errText(err); got != OutsideText {
+			t.Errorf("errText(%v) = %q, want %q", err, got, OutsideText)
+		}
+	}
+	if got := errText(&os.PathError{Op: "open", Path: "x", Err: syscall.ENOENT}); got != "No such file or directory" {
+		t.Errorf("ENOENT became %q", got)
+	}
+}
+
+func TestWritesToDevNullNeverReachAFile(t *testing.T) {
+	w, err := openWrite("/dev/null", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.(devNull); !ok {
+		t.Fatalf("openWrite(/dev/null) = %T, want the in-memory devNull", w)
+	}
 }
