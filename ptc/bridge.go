@@ -45,8 +45,9 @@ type bridge struct {
 	wg    sync.WaitGroup // workers
 	once  sync.Once
 
-	n       int          // loop-only: calls made so far
-	waiting atomic.Int32 // calls queued for the sequencer and not yet handled
+	n       int               // loop-only: calls made so far
+	frames  []goja.StackFrame // loop-only: scratch for call sites
+	waiting atomic.Int32      // calls queued for the sequencer and not yet handled
 	// The worker counts are changed by start (called by the loop or the
 	// sequencer, never both at once) and, for idle, by workers.
 	slots   int32        // the Gate's pool size
@@ -68,12 +69,28 @@ type nested struct {
 	call tools.Call
 	safe bool
 	rec  CallRecord // guarded by bridge.mu
+	// site is where the program made the call (the first frame in the
+	// model's code), so an uncaught ToolCallError can name its line.
+	site    goja.StackFrame
+	hasSite bool
 }
 
 func newBridge(r *run, em *emitter) *bridge {
 	slots := max(r.lim.Parallel, 1) // as NewGate counts them
 	return &bridge{r: r, em: em, gate: tools.NewGate(slots), queue: make(chan *nested, r.lim.MaxCalls),
 		work: make(chan admitted, slots), slots: int32(slots)}
+}
+
+// callSite returns the innermost frame of the model's own code on the
+// current JS stack (the frames above it belong to the prelude).
+func (b *bridge) callSite() (goja.StackFrame, bool) {
+	b.frames = b.r.rt.CaptureCallStack(8, b.frames[:0])
+	for _, f := range b.frames {
+		if f.SrcName() == sourceName {
+			return f, true
+		}
+	}
+	return goja.StackFrame{}, false
 }
 
 // call is tools.<name>(args) with args already JSON-encoded; it runs on the
@@ -94,6 +111,7 @@ func (b *bridge) call(name, raw string) goja.Value {
 			Turn: r.req.Turn, Step: r.req.Step, ParentID: r.req.CallID, Nested: true},
 		rec: CallRecord{ID: id, Name: name, Arguments: raw},
 	}
+	c.site, c.hasSite = b.callSite()
 	r.resolvers[b.n] = resolver{resolve: resolve, reject: reject}
 	r.pending++
 	b.mu.Lock()
@@ -288,6 +306,9 @@ func (r *run) settle(c *nested, res tools.Result, value jsValue) error {
 		e, err := r.rt.New(r.help.toolCallError, r.rt.ToValue(c.call.Name), r.rt.ToValue(code), r.rt.ToValue(msg))
 		if err != nil {
 			return err
+		}
+		if c.hasSite {
+			r.errSites[e] = c.site
 		}
 		return rs.reject(e)
 	}

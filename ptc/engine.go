@@ -60,6 +60,7 @@ type run struct {
 	timers    map[int]*timer
 	timerSeq  int
 	rejected  map[*goja.Promise]goja.Value
+	errSites  map[*goja.Object]goja.StackFrame // ToolCallErrors → their call sites
 	jsonParse goja.Callable
 }
 
@@ -115,6 +116,7 @@ func Run(ctx context.Context, lim Limits, req Request) *Outcome {
 		resolvers: map[int]resolver{},
 		timers:    map[int]*timer{},
 		rejected:  map[*goja.Promise]goja.Value{},
+		errSites:  map[*goja.Object]goja.StackFrame{},
 	}
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	em := &emitter{sink: req.Sink}
@@ -383,6 +385,12 @@ func (r *run) thrown(v goja.Value) *Failure {
 	}
 	if s, err := r.help.stackOf(goja.Undefined(), v); err == nil {
 		f.Line, f.Column = position(s.String())
+	}
+	if o, ok := v.(*goja.Object); ok && f.Line == 0 {
+		if site, ok := r.errSites[o]; ok {
+			p := site.Position()
+			f.Line, f.Column = p.Line, mappedColumn(p.Line, p.Column)
+		}
 	}
 	return f
 }
