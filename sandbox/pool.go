@@ -30,7 +30,22 @@ type pool struct {
 	failed  chan struct{} // a refill failed; a waiting get stops waiting
 	filling atomic.Int32
 	closed  atomic.Bool
+
+	failures atomic.Int32 // refills failed in a row since the last success or get
+	retrying atomic.Bool  // a retry of a failed refill is scheduled
 }
+
+// A failed refill is retried in the background after retryBase, doubling
+// up to retryMax, for at most maxRetries failures in a row, so a pool
+// whose instantiation failed for a passing reason (a workspace not yet
+// created, a file-descriptor squeeze) fills again without waiting for a
+// command; a lasting failure stops costing CPU after a few seconds and is
+// retried, and reported, by the next command.
+const (
+	retryBase  = 10 * time.Millisecond
+	retryMax   = time.Second
+	maxRetries = 8
+)
 
 // fillTimeout bounds the instantiation of a pooled instance.
 const fillTimeout = time.Minute
@@ -64,6 +79,7 @@ func (h *Host) Prewarm(workspace string, mode Mode) error {
 // when the pool is disabled or a refill failed, makes one now (which also
 // reports why instantiation fails).
 func (p *pool) get(ctx context.Context) (*instance, error) {
+	p.failures.Store(0)
 	select {
 	case in := <-p.ready:
 		p.refill()
@@ -107,8 +123,10 @@ func (p *pool) fill() {
 	in, err := p.h.newInstance(ctx, p.key)
 	if err != nil {
 		p.wake()
+		p.retryLater()
 		return
 	}
+	p.failures.Store(0)
 	select {
 	case p.ready <- in:
 		if p.closed.Load() {
@@ -118,6 +136,20 @@ func (p *pool) fill() {
 	default:
 		in.release()
 	}
+}
+
+// retryLater schedules one refill after a backoff that grows with the
+// failures in a row, unless one is already scheduled or too many failed.
+func (p *pool) retryLater() {
+	n := p.failures.Add(1)
+	if n > maxRetries || p.closed.Load() || !p.retrying.CompareAndSwap(false, true) {
+		return
+	}
+	delay := min(retryBase<<(n-1), retryMax)
+	time.AfterFunc(delay, func() {
+		p.retrying.Store(false)
+		p.refill()
+	})
 }
 
 // wake tells a get waiting for a refill that none is coming.

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"mvdan.cc/sh/v3/interp"
@@ -49,10 +52,55 @@ func execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		if c.stdin == nil {
 			c.stdin = strings.NewReader("")
 		}
+		if bufferedCommands[args[0]] && c.stdout != nil {
+			c.out = outPool.Get().(*bufio.Writer)
+			c.out.Reset(c.stdout)
+			c.stdout = c.out
+			defer c.releaseOut()
+		}
 		if st := f(c, args[1:]); st != 0 {
 			return interp.ExitStatus(st)
 		}
 		return nil
+	}
+}
+
+// bufferedCommands write their standard output through a buffer flushed
+// when they end (and before each message on stderr, so the two keep
+// their order). They print a line per write, and on wasip1 each write is
+// a host call. xargs, tee and the like stay unbuffered: what they run or
+// copy writes to the same stream.
+var bufferedCommands = map[string]bool{
+	"cat": true, "ls": true, "find": true, "grep": true, "egrep": true, "fgrep": true,
+	"head": true, "tail": true, "wc": true, "sort": true, "uniq": true, "cut": true,
+	"tr": true, "sed": true, "seq": true, "diff": true, "base64": true,
+	"sha256sum": true, "basename": true, "dirname": true,
+}
+
+// outPool recycles the stdout buffers of buffered commands.
+var outPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10) }}
+
+// releaseOut flushes the buffered stdout and returns it to outPool.
+func (c *cmd) releaseOut() {
+	c.out.Flush()
+	c.out.Reset(nil)
+	outPool.Put(c.out)
+	c.out = nil
+}
+
+// bufOut returns a buffered writer on stdout: the command's own buffer
+// when it has one, else a new one the caller must flush.
+func (c *cmd) bufOut() *bufio.Writer {
+	if c.out != nil {
+		return c.out
+	}
+	return bufio.NewWriter(c.stdout)
+}
+
+// flushOut writes out what a buffered command has printed so far.
+func (c *cmd) flushOut() {
+	if c.out != nil {
+		c.out.Flush()
 	}
 }
 
@@ -65,6 +113,7 @@ type cmd struct {
 	stdout io.Writer
 	stderr io.Writer
 	hc     interp.HandlerContext
+	out    *bufio.Writer // the buffer behind stdout, for buffered commands
 }
 
 // path resolves p against the interpreter's current directory.
@@ -77,12 +126,14 @@ func (c *cmd) path(p string) string {
 
 // fail prints "name: message" on stderr and returns status 1.
 func (c *cmd) fail(format string, a ...any) int {
+	c.flushOut()
 	fmt.Fprintf(c.stderr, c.name+": "+format+"\n", a...)
 	return 1
 }
 
 // usage prints a flag problem and returns status 2, as GNU tools do.
 func (c *cmd) usage(err error) int {
+	c.flushOut()
 	fmt.Fprintf(c.stderr, "%s: %v\n", c.name, err)
 	return 2
 }
@@ -130,23 +181,22 @@ func errText(err error) string {
 }
 
 // forEachInput calls f for every named input (stdin when names is empty),
-// reporting unreadable ones and returning 1 if any failed.
+// reporting unreadable ones and returning 1 if any failed. A named file up
+// to wholeLimit is read whole into one buffer reused across the inputs,
+// so f must not keep r after it returns.
 func (c *cmd) forEachInput(names []string, f func(name string, r io.Reader) error) int {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
 	status := 0
+	var buf []byte
 	for _, n := range names {
-		rc, err := c.open(n)
-		if err == nil {
-			if fi, serr := os.Stat(c.path(n)); n != "-" && serr == nil && fi.IsDir() {
-				rc.Close()
-				c.fail("%s: Is a directory", n)
-				status = 1
-				continue
-			}
+		var err error
+		if n == "-" || isDevNull(c.path(n)) {
+			rc, _ := c.open(n)
 			err = f(n, rc)
-			rc.Close()
+		} else {
+			buf, err = c.eachFile(n, buf, f)
 		}
 		if err != nil {
 			c.fail("%s: %s", n, errText(err))
@@ -154,4 +204,22 @@ func (c *cmd) forEachInput(names []string, f func(name string, r io.Reader) erro
 		}
 	}
 	return status
+}
+
+// eachFile hands the named file to f: from memory when it is small, as a
+// stream otherwise. A directory fails with "Is a directory" on its read.
+func (c *cmd) eachFile(n string, buf []byte, f func(name string, r io.Reader) error) ([]byte, error) {
+	buf, big, err := readUpTo(buf[:0], c.path(n), wholeLimit)
+	switch {
+	case err != nil:
+		return buf, err
+	case !big:
+		return buf, f(n, bytes.NewReader(buf))
+	}
+	file, err := os.Open(c.path(n))
+	if err != nil {
+		return buf, err
+	}
+	defer file.Close()
+	return buf, f(n, file)
 }

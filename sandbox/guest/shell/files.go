@@ -92,6 +92,33 @@ type renamed struct {
 
 func (r renamed) Name() string { return r.name }
 
+// entryInfo lists a directory entry without the stat behind a full
+// FileInfo; a plain ls needs only names and types. The other fields are
+// looked up on demand.
+type entryInfo struct{ fs.DirEntry }
+
+func (e entryInfo) info() fs.FileInfo {
+	if fi, err := e.Info(); err == nil {
+		return fi
+	}
+	return noInfo{}
+}
+
+// noInfo stands in for an entry that vanished before it was looked up.
+type noInfo struct{}
+
+func (noInfo) Name() string       { return "" }
+func (noInfo) Size() int64        { return 0 }
+func (noInfo) Mode() fs.FileMode  { return 0 }
+func (noInfo) ModTime() time.Time { return time.Time{} }
+func (noInfo) IsDir() bool        { return false }
+func (noInfo) Sys() any           { return nil }
+
+func (e entryInfo) Size() int64        { return e.info().Size() }
+func (e entryInfo) Mode() fs.FileMode  { return e.info().Mode() }
+func (e entryInfo) ModTime() time.Time { return e.info().ModTime() }
+func (e entryInfo) Sys() any           { return nil }
+
 func (c *cmd) lsDir(o *opts, d string, header bool) int {
 	entries, err := os.ReadDir(c.path(d))
 	if err != nil {
@@ -108,11 +135,14 @@ func (c *cmd) lsDir(o *opts, d string, header bool) int {
 			}
 		}
 	}
+	needInfo := o.has("l") || o.has("t") || o.has("S")
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") && !o.has("a") && !o.has("A") {
 			continue
 		}
-		if fi, err := e.Info(); err == nil {
+		if !needInfo {
+			infos = append(infos, entryInfo{e})
+		} else if fi, err := e.Info(); err == nil {
 			infos = append(infos, fi)
 		}
 	}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -99,8 +100,8 @@ func parseFind(args []string) (*findExpr, error) {
 				return ok
 			})
 		case "-path", "-wholename":
-			pat := v
-			add(func(p string, _ fs.DirEntry, _ int) bool { return matchStarSlash(pat, p) })
+			re := starSlashRegexp(v)
+			add(func(p string, _ fs.DirEntry, _ int) bool { return re.MatchString(p) })
 		case "-type":
 			want := v
 			add(func(_ string, d fs.DirEntry, _ int) bool {
@@ -142,8 +143,9 @@ func parseFind(args []string) (*findExpr, error) {
 	return e, nil
 }
 
-// matchStarSlash matches find -path patterns, where * also matches '/'.
-func matchStarSlash(pat, p string) bool {
+// starSlashRegexp compiles a find -path pattern, where * also matches '/',
+// once for the whole walk.
+func starSlashRegexp(pat string) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString("^")
 	for _, r := range pat {
@@ -157,8 +159,7 @@ func matchStarSlash(pat, p string) bool {
 		}
 	}
 	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	return err == nil && re.MatchString(p)
+	return regexp.MustCompile(b.String())
 }
 
 func sizeTest(v string) findTest {
@@ -263,7 +264,7 @@ func find(c *cmd, args []string) int {
 				if e.del {
 					doomed = append(doomed, p)
 				} else {
-					fmt.Fprint(c.stdout, shown+end)
+					io.WriteString(c.stdout, shown+end)
 				}
 			}
 			return nil

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -99,6 +101,21 @@ func grepRegexp(o *opts, patterns []string) (*regexp.Regexp, error) {
 	return regexp.Compile(expr)
 }
 
+// fileRegexp returns re with ^ and $ matching at line breaks, used on a
+// whole file to tell whether any line can match; nil when the expression
+// anchors to the text itself (\A, \z), which only a single line gives.
+func fileRegexp(re *regexp.Regexp) *regexp.Regexp {
+	expr := re.String()
+	if strings.Contains(expr, `\A`) || strings.Contains(expr, `\z`) {
+		return nil
+	}
+	m, err := regexp.Compile("(?m)" + expr)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
 // nameMode says when grep prefixes output with the file name, as GNU grep
 // decides: -H always, -h never, otherwise with several operands always,
 // and with one operand (or none) only for files found by recursing into a
@@ -126,15 +143,21 @@ func grepNames(o *opts, operands int) nameMode {
 }
 
 type grepRun struct {
-	c       *cmd
-	o       *opts
-	re      *regexp.Regexp
-	w       *bufio.Writer // stdout, flushed when grep returns
-	names   nameMode
-	matched bool
-	maxN    int
-	before  int
-	after   int
+	c           *cmd
+	o           *opts
+	re          *regexp.Regexp
+	any         *regexp.Regexp // re across lines, to skip files; nil with -v
+	lit         []byte         // the text re matches when it is a plain literal
+	w           *bufio.Writer  // stdout, flushed when grep returns
+	buf         []byte         // file contents, reused across files
+	starts      []int          // line starts in buf, reused across files
+	num         [20]byte       // formats line numbers
+	lineNumbers bool
+	names       nameMode
+	matched     bool
+	maxN        int
+	before      int
+	after       int
 }
 
 func grep(c *cmd, args []string) int {
@@ -163,8 +186,15 @@ func grep(c *cmd, args []string) int {
 		c.fail("invalid regular expression: %v", err)
 		return 2
 	}
-	g := &grepRun{c: c, o: o, re: re, maxN: -1, w: bufio.NewWriter(c.stdout)}
+	g := &grepRun{c: c, o: o, re: re, maxN: -1, w: c.bufOut(), lineNumbers: o.has("n")}
 	defer g.w.Flush()
+	// LiteralPrefix disregards anchors, so the expression is also checked
+	// to be nothing but the quoted literal.
+	if prefix, complete := re.LiteralPrefix(); complete && prefix != "" && re.String() == "(?:"+regexp.QuoteMeta(prefix)+")" {
+		g.lit = []byte(prefix)
+	} else if !o.has("v") {
+		g.any = fileRegexp(re)
+	}
 	fmt.Sscan(o.val("m"), &g.maxN)
 	fmt.Sscan(o.val("C"), &g.before)
 	g.after = g.before
@@ -297,14 +327,15 @@ func expandBraces(s string) []string {
 }
 
 // searchFile searches one file; inDir says it was found by recursing into
-// a directory operand.
+// a directory operand. The file is read whole into g.buf, which is reused
+// from file to file.
 func (g *grepRun) searchFile(name string, inDir bool) error {
-	f, err := os.Open(g.c.path(name))
+	data, _, err := readUpTo(g.buf[:0], g.c.path(name), math.MaxInt)
+	g.buf = data
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	return g.search(name, f, inDir)
+	return g.searchData(name, data, inDir)
 }
 
 func (g *grepRun) search(name string, r io.Reader, inDir bool) error {
@@ -312,6 +343,19 @@ func (g *grepRun) search(name string, r io.Reader, inDir bool) error {
 	if err != nil {
 		return err
 	}
+	return g.searchData(name, data, inDir)
+}
+
+// lineAt returns line i (0-based) of data given the line starts.
+func lineAt(data []byte, starts []int, i int) []byte {
+	end := len(data)
+	if i+1 < len(starts) {
+		end = starts[i+1] - 1
+	}
+	return data[starts[i]:end]
+}
+
+func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 	o, w := g.o, g.w
 	binary := bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
 	prefix := ""
@@ -319,15 +363,36 @@ func (g *grepRun) search(name string, r io.Reader, inDir bool) error {
 		prefix = name
 	}
 	count, lastPrinted, afterLeft := 0, 0, 0
-	var lines []string
-	if len(data) > 0 {
-		lines = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	// Where no line can match, skip the per-line work: a file without a
+	// match of the multi-line form cannot have a matching line.
+	scan := len(data) > 0
+	switch {
+	case o.has("v"):
+	case g.lit != nil:
+		scan = scan && bytes.Contains(data, g.lit)
+	case g.any != nil:
+		scan = scan && g.any.Match(data)
 	}
-	for i, line := range lines {
+	starts := g.starts[:0]
+	if scan {
+		body := bytes.TrimSuffix(data, []byte("\n"))
+		data = body
+		for i := 0; ; {
+			starts = append(starts, i)
+			j := bytes.IndexByte(body[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+		}
+	}
+	g.starts = starts
+	for i := range starts {
 		if g.maxN >= 0 && count >= g.maxN {
 			break
 		}
-		hit := g.re.MatchString(line) != o.has("v")
+		line := lineAt(data, starts, i)
+		hit := g.match(line) != o.has("v")
 		if !hit {
 			if afterLeft > 0 && !quietOutput(o) && !binary {
 				g.printLine(prefix, i+1, line, '-')
@@ -348,14 +413,14 @@ func (g *grepRun) search(name string, r io.Reader, inDir bool) error {
 		if g.before > 0 || g.after > 0 {
 			from := max(i-g.before, lastPrinted)
 			if lastPrinted > 0 && from > lastPrinted {
-				fmt.Fprintln(w, "--")
+				w.WriteString("--\n")
 			}
 			for j := from; j < i; j++ {
-				g.printLine(prefix, j+1, lines[j], '-')
+				g.printLine(prefix, j+1, lineAt(data, starts, j), '-')
 			}
 		}
 		if o.has("o") && !o.has("v") {
-			for _, m := range g.re.FindAllString(line, -1) {
+			for _, m := range g.re.FindAll(line, -1) {
 				g.printLine(prefix, i+1, m, ':')
 			}
 		} else {
@@ -383,17 +448,27 @@ func (g *grepRun) search(name string, r io.Reader, inDir bool) error {
 	return nil
 }
 
+// match reports whether line matches; a plain literal is found with
+// bytes.Contains, which is several times cheaper than the regexp machine.
+func (g *grepRun) match(line []byte) bool {
+	if g.lit != nil {
+		return bytes.Contains(line, g.lit)
+	}
+	return g.re.Match(line)
+}
+
 func quietOutput(o *opts) bool { return o.has("q") || o.has("l") || o.has("L") || o.has("c") }
 
-func (g *grepRun) printLine(prefix string, n int, text string, sep byte) {
+func (g *grepRun) printLine(prefix string, n int, text []byte, sep byte) {
 	bw := g.w
 	if prefix != "" {
 		bw.WriteString(prefix)
 		bw.WriteByte(sep)
 	}
-	if g.o.has("n") {
-		fmt.Fprintf(bw, "%d%c", n, sep)
+	if g.lineNumbers {
+		bw.Write(strconv.AppendInt(g.num[:0], int64(n), 10))
+		bw.WriteByte(sep)
 	}
-	bw.WriteString(text)
+	bw.Write(text)
 	bw.WriteByte('\n')
 }
