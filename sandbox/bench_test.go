@@ -50,7 +50,7 @@ func benchGuest(b *testing.B, h *Host, cmd string, waitRefill bool) {
 	p := h.pool(key)
 	waitFull := func() {
 		for len(p.ready) < p.size {
-			p.refill() // a failed fill is retried only by the next get
+			p.refill() // a failed fill is retried in the background
 			time.Sleep(time.Millisecond)
 		}
 	}
