@@ -71,7 +71,8 @@ type Config struct {
 // runtime, the compiled guest and the instance pools. All methods are
 // safe for concurrent use.
 type Host struct {
-	cfg Config
+	cfg      Config
+	embedded bool // the guest is the embedded shell (its hash is known without decompressing)
 
 	warmOnce sync.Once
 	started  atomic.Bool
@@ -110,7 +111,8 @@ func NewHost(cfg Config) *Host {
 	if cfg.OutputLimit <= 0 {
 		cfg.OutputLimit = DefaultOutputLimit
 	}
-	if cfg.Guest == nil {
+	embedded := cfg.Guest == nil
+	if embedded {
 		cfg.Guest = guestwasm.Wasm
 	}
 	if cfg.PoolSize == 0 {
@@ -120,7 +122,7 @@ func NewHost(cfg Config) *Host {
 		cfg.MaxRunning = runtime.GOMAXPROCS(0) * 4
 	}
 	cfg.Protected = append([]string(nil), cfg.Protected...)
-	return &Host{cfg: cfg, ready: make(chan struct{}), running: make(chan struct{}, cfg.MaxRunning),
+	return &Host{cfg: cfg, embedded: embedded, ready: make(chan struct{}), running: make(chan struct{}, cfg.MaxRunning),
 		pools: map[poolKey]*pool{}, quotas: map[string]*rootfs.Quota{}}
 }
 
@@ -161,23 +163,26 @@ func (h *Host) Ready(ctx context.Context) error {
 func (h *Host) compile() {
 	defer close(h.ready)
 	ctx := context.Background()
-	wasm := h.cfg.Guest()
-	if merged, err := wasmprep.MergeData(wasm); err == nil {
-		wasm = merged
+	var dir string
+	if !h.cfg.NoCache {
+		var err error
+		if dir, err = cacheDir(h.cfg.CacheDir); err != nil {
+			h.err = err
+			return
+		}
 	}
-	if inst, err := wasmprep.AddInterrupt(wasm); err == nil {
-		wasm, h.interruptible = inst, true
-	}
+	wasm, cached, interruptible := h.prepared(dir)
+	h.interruptible = interruptible
 	// wazero's WithCloseOnContextDone makes the guest 3-4x slower (it
 	// leaves the compiled code at every Go function entry); the
 	// interrupt global stops it as surely for the cost of a load.
 	rc := wazero.NewRuntimeConfig().
 		WithCloseOnContextDone(!h.interruptible).
 		WithMemoryLimitPages(h.cfg.MemoryLimitPages)
-	if !h.cfg.NoCache {
-		cache, err := openCache(h.cfg.CacheDir)
+	if dir != "" {
+		cache, err := wazero.NewCompilationCacheWithDir(dir)
 		if err != nil {
-			h.err = err
+			h.err = fmt.Errorf("sandbox: opening the compile cache %s: %w", dir, err)
 			return
 		}
 		rc = rc.WithCompilationCache(cache)
@@ -192,27 +197,82 @@ func (h *Host) compile() {
 	}
 	cctx := experimental.WithCompilationWorkers(ctx, runtime.NumCPU())
 	h.compiled, h.err = h.rt.CompileModule(cctx, wasm)
+	if h.err != nil && cached != "" {
+		// A damaged copy of the prepared guest: drop it and prepare anew.
+		_ = os.Remove(cached)
+		wasm, _, _ = h.prepared(dir)
+		h.compiled, h.err = h.rt.CompileModule(cctx, wasm)
+	}
 	if h.err != nil {
 		h.err = fmt.Errorf("sandbox: compiling the guest: %w", h.err)
 	}
 }
 
-// openCache opens the compiled-code cache, creating its directory 0700.
-func openCache(dir string) (wazero.CompilationCache, error) {
+// cacheDir returns the compiled-code cache directory, created 0700.
+func cacheDir(dir string) (string, error) {
 	if dir == "" {
 		base, err := os.UserCacheDir()
 		if err != nil {
-			return nil, fmt.Errorf("sandbox: no user cache directory for compiled code (%v); set Config.CacheDir or NoCache", err)
+			return "", fmt.Errorf("sandbox: no user cache directory for compiled code (%v); set Config.CacheDir or NoCache", err)
 		}
 		dir = filepath.Join(base, "ptc", "wazero")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("sandbox: creating the compile cache %s: %w", dir, err)
+		return "", fmt.Errorf("sandbox: creating the compile cache %s: %w", dir, err)
 	}
 	if err := os.Chmod(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("sandbox: securing the compile cache %s: %w", dir, err)
+		return "", fmt.Errorf("sandbox: securing the compile cache %s: %w", dir, err)
 	}
-	return wazero.NewCompilationCacheWithDir(dir)
+	return dir, nil
+}
+
+// prepared returns the guest module after the wasmprep rewrites and
+// whether it carries the interrupt global. Decompressing and rewriting
+// the embedded guest costs about a quarter of a second, so with a cache
+// directory the result is kept there beside the compiled code (same
+// owner, same 0700 directory), keyed by the embedded module's hash and
+// the rewrite version; only a module with the interrupt is kept. cached
+// is the path the module was read from ("" when it was prepared now).
+func (h *Host) prepared(dir string) (wasm []byte, cached string, interruptible bool) {
+	var path string
+	if dir != "" && h.embedded && guestwasm.WasmHash() != "" {
+		path = filepath.Join(dir, "guest-"+guestwasm.WasmHash()+"-prep"+wasmprep.Version+".wasm")
+		if b, err := os.ReadFile(path); err == nil {
+			return b, path, true
+		}
+	}
+	wasm = h.cfg.Guest()
+	if merged, err := wasmprep.MergeData(wasm); err == nil {
+		wasm = merged
+	}
+	inst, err := wasmprep.AddInterrupt(wasm)
+	if err != nil {
+		return wasm, "", false
+	}
+	if path != "" {
+		writeFileAtomic(path, inst)
+	}
+	return inst, "", true
+}
+
+// writeFileAtomic writes b to path through a temporary file and a rename,
+// so a concurrent reader never sees half a module. Failures only cost the
+// next start the rewrite again.
+func writeFileAtomic(path string, b []byte) {
+	f, err := os.CreateTemp(filepath.Dir(path), ".prep-*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
 }
 
 // quota returns the shared write quota of a workspace (nil = unlimited).

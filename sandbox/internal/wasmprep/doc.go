@@ -10,3 +10,8 @@
 // Both fail on anything they do not understand, and the host then uses
 // the module as it is.
 package wasmprep
+
+// Version names the rewrites' output format. Change it whenever
+// MergeData or AddInterrupt change what they emit: the host keys its
+// on-disk copy of the prepared guest by it.
+const Version = "1"
