@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,7 +109,10 @@ func openDB(dir string, readOnly bool) (*badger.DB, error) {
 	case readOnly && strings.Contains(err.Error(), "truncate required"):
 		return nil, fmt.Errorf("open session store %s read-only: %w: its last writer was killed before closing it", dir, ErrNeedsRecovery)
 	}
-	return nil, fmt.Errorf("open session store %s: %w", dir, err)
+	if errors.Is(err, fs.ErrPermission) {
+		return nil, fmt.Errorf("open session store %s: %w; check that this user owns the directory, or use a different --home", dir, err)
+	}
+	return nil, fmt.Errorf("open session store %s: %w (%w): the store's files are damaged; nothing was changed — move the directory aside (mv %s %s.damaged) to start a fresh store and keep the old one for recovery", dir, ErrCorrupt, err, dir, dir)
 }
 
 func lockedError(dir string, readOnly bool) error {
