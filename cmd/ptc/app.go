@@ -211,8 +211,7 @@ func agentConfig(f *runFlags, preset *presets.Preset, p llm.Provider, model, wor
 	return cfg, nil
 }
 
-// toolRegistry builds the preset's tools. Tools not wired into this build
-// yet are left out with a warning. The hidden PTC_TEST_TOOLS variable
+// toolRegistry builds the preset's tools. The hidden PTC_TEST_TOOLS variable
 // swaps in a single slow test tool so the crash tests can kill a run
 // mid-tool.
 func toolRegistry(cfg toolsetConfig) (*tools.Registry, error) {

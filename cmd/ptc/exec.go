@@ -50,8 +50,12 @@ func newExecCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			host := sandbox.NewHost(sandbox.Config{PoolSize: -1})
-			host.Warm()
+			// A program makes many calls: keep the instance pool (ptc sh,
+			// which runs one command, does without it).
+			host, err := newHost(home)
+			if err != nil {
+				return err
+			}
 			defer host.Close(context.Background())
 			reg, err := execRegistry(preset, host, ws, m)
 			if err != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -41,7 +40,7 @@ tool, an array of tools, or an MCP tools/list result.`,
 			if len(files) > 0 {
 				ts, err = toolsFromFiles(files)
 			} else {
-				ts, err = toolsFromPreset(c, home, preset)
+				ts, err = toolsFromPreset(home, preset)
 			}
 			if err != nil {
 				return err
@@ -103,9 +102,8 @@ func toolsFromFiles(files []string) ([]sdkgen.Tool, error) {
 }
 
 // toolsFromPreset converts the preset's program-callable tools (every
-// tool but run_code) into sdkgen input. Tools not wired into this build
-// yet are left out with a warning on stderr.
-func toolsFromPreset(c *cobra.Command, home, preset string) ([]sdkgen.Tool, error) {
+// tool but run_code) into sdkgen input.
+func toolsFromPreset(home, preset string) ([]sdkgen.Tool, error) {
 	set, err := loadPresets(home)
 	if err != nil {
 		return nil, err
@@ -114,13 +112,9 @@ func toolsFromPreset(c *cobra.Command, home, preset string) ([]sdkgen.Tool, erro
 	if err != nil {
 		return nil, err
 	}
-	reg, skipped, err := buildToolsetReport(toolsetConfig{preset: p, skipUnavailable: true})
+	reg, err := buildToolset(toolsetConfig{preset: p})
 	if err != nil {
 		return nil, err
-	}
-	skipped = slices.DeleteFunc(skipped, func(n string) bool { return n == tools.RunCodeName })
-	if len(skipped) > 0 {
-		fmt.Fprintf(c.ErrOrStderr(), "ptc sdk: left out tools not available in this build: %s\n", strings.Join(skipped, ", "))
 	}
 	return specsToSDK(reg.ProgramSpecs()), nil
 }

@@ -27,13 +27,13 @@ func newToolsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			reg, skipped, err := buildToolsetReport(toolsetConfig{preset: p, skipUnavailable: true})
+			reg, err := buildToolset(toolsetConfig{preset: p})
 			if err != nil {
 				return err
 			}
 			view := toolsView{
 				Preset: p.ID, Presentation: string(reg.Presentation()),
-				Wire: nonNilSpecs(reg.WireToolSpecs()), Unavailable: skipped,
+				Wire: nonNilSpecs(reg.WireToolSpecs()),
 			}
 			if reg.Presentation() != tools.PresentNative {
 				view.Program = nonNilSpecs(reg.ProgramSpecs())
@@ -63,7 +63,6 @@ type toolsView struct {
 	Presentation string       `json:"presentation"`
 	Wire         []tools.Spec `json:"wire"`
 	Program      []tools.Spec `json:"program,omitempty"`
-	Unavailable  []string     `json:"unavailable,omitempty"`
 }
 
 func nonNilSpecs(s []tools.Spec) []tools.Spec {
@@ -79,9 +78,6 @@ func printToolsText(w io.Writer, v toolsView) {
 	if v.Program != nil {
 		fmt.Fprintln(w, "\nIn run_code programs (await tools.<name>(args)):")
 		printSpecList(w, v.Program)
-	}
-	if len(v.Unavailable) > 0 {
-		fmt.Fprintf(w, "\nNot available in this build yet: %s\n", strings.Join(v.Unavailable, ", "))
 	}
 }
 

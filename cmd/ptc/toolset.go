@@ -24,9 +24,6 @@ type toolsetConfig struct {
 	host *sandbox.Host
 	// approval is the policy escalation requests of sandbox tools obey.
 	approval tools.Policy
-	// skipUnavailable builds what exists and reports the rest (for
-	// `ptc tools`); otherwise a missing tool is an error.
-	skipUnavailable bool
 }
 
 // toolCtor builds one tool of the toolset. Sandbox tools come from the
@@ -58,21 +55,13 @@ func (s *sandboxSet) get(name string) (tools.Tool, error) {
 	}
 	t, ok := s.tools[name]
 	if !ok {
-		return nil, errToolUnavailable{name}
+		return nil, fmt.Errorf("the sandbox has no tool named %s", name)
 	}
 	return t, nil
 }
 
 func sandboxed(name string) toolCtor {
 	return func(_ toolsetConfig, sb *sandboxSet) (tools.Tool, error) { return sb.get(name) }
-}
-
-// errToolUnavailable marks a tool whose package has not been wired into
-// the CLI yet.
-type errToolUnavailable struct{ name string }
-
-func (e errToolUnavailable) Error() string {
-	return fmt.Sprintf("tool %s is not available in this build yet", e.name)
 }
 
 func fixed(t func() tools.Tool) toolCtor {
@@ -108,43 +97,30 @@ func knownToolNames() []string {
 // buildToolset resolves the preset's tool names into a registry with the
 // preset's presentation.
 func buildToolset(cfg toolsetConfig) (*tools.Registry, error) {
-	reg, _, err := buildToolsetReport(cfg)
-	return reg, err
-}
-
-// buildToolsetReport is buildToolset that also returns the names skipped
-// because they are not available (only with skipUnavailable).
-func buildToolsetReport(cfg toolsetConfig) (*tools.Registry, []string, error) {
 	if cfg.preset == nil {
-		return nil, nil, errors.New("no preset given to build the toolset from")
+		return nil, errors.New("no preset given to build the toolset from")
 	}
 	if cfg.sandbox == "" {
 		cfg.sandbox = cfg.preset.Sandbox
 	}
 	sb := &sandboxSet{cfg: cfg}
-	var built []tools.Tool
-	var skipped []string
+	built := make([]tools.Tool, 0, len(cfg.preset.Tools))
 	for _, name := range cfg.preset.Tools {
 		ctor, ok := toolCtors[name]
 		if !ok {
-			return nil, nil, fmt.Errorf("preset %s lists unknown tool %q", cfg.preset.ID, name)
+			return nil, fmt.Errorf("preset %s lists unknown tool %q", cfg.preset.ID, name)
 		}
 		t, err := ctor(cfg, sb)
-		var un errToolUnavailable
-		if errors.As(err, &un) && cfg.skipUnavailable {
-			skipped = append(skipped, name)
-			continue
-		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("preset %s: %w", cfg.preset.ID, err)
+			return nil, fmt.Errorf("preset %s: %w", cfg.preset.ID, err)
 		}
 		built = append(built, t)
 	}
 	reg, err := tools.NewRegistry(cfg.preset.Presentation, built...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("preset %s: %w", cfg.preset.ID, err)
+		return nil, fmt.Errorf("preset %s: %w", cfg.preset.ID, err)
 	}
-	return reg, skipped, nil
+	return reg, nil
 }
 
 // loadPresets loads the embedded presets and the user's under home
