@@ -23,6 +23,9 @@ func truncate(text string, limit int, spillDir, callID string) (string, string) 
 	totalLines := strings.Count(text, "\n") + 1
 	firstOmitted := strings.Count(head, "\n") + 1
 	lastOmitted := totalLines - strings.Count(tail, "\n")
+	if tailStart > 0 && text[tailStart-1] == '\n' {
+		lastOmitted-- // the tail begins a whole line: the one before it is the last omitted
+	}
 
 	path, saveErr := spill(text, spillDir, callID)
 	var where string
