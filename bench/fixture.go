@@ -21,7 +21,7 @@ type Fixture struct {
 	Files []File
 }
 
-// fixturePackages are the packages of the fixture module; validates
+// fixturePackages are the packages of the fixture module; validate
 // holds, per package, the Validate function it declares (if any).
 var fixturePackages = []struct {
 	dir, name, validate string

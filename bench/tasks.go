@@ -3,8 +3,6 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"path"
-	"sort"
 )
 
 // Task is one scripted multi-tool coding task. Both presets answer the
@@ -129,11 +127,9 @@ return rows.sort().join("; ");`,
 }
 
 func largestPaths(f *Fixture, n int) []string {
-	files := f.goFiles()
-	sort.SliceStable(files, func(i, j int) bool { return len(files[i].Content) > len(files[j].Content) })
 	var out []string
-	for _, file := range files[:n] {
-		out = append(out, path.Clean(file.Path))
+	for _, file := range f.largestGoFiles(n) {
+		out = append(out, file.Path)
 	}
 	return out
 }

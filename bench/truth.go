@@ -29,6 +29,14 @@ func (f *Fixture) goFiles() []File {
 	return out
 }
 
+// largestGoFiles returns the n largest Go files, largest first (ties in
+// path order).
+func (f *Fixture) largestGoFiles(n int) []File {
+	files := f.goFiles()
+	sort.SliceStable(files, func(i, j int) bool { return len(files[i].Content) > len(files[j].Content) })
+	return files[:n]
+}
+
 // todoAnswer: TODO comments per package and their owners.
 func todoAnswer(f *Fixture) string {
 	type pkg struct {
@@ -67,10 +75,8 @@ func todoAnswer(f *Fixture) string {
 // largestAnswer: the three largest Go files with their declarations, and
 // go.mod's module, Go version and direct requirements.
 func largestAnswer(f *Fixture) string {
-	files := f.goFiles()
-	sort.SliceStable(files, func(i, j int) bool { return len(files[i].Content) > len(files[j].Content) })
 	var parts []string
-	for _, file := range files[:3] {
+	for _, file := range f.largestGoFiles(3) {
 		var types, funcs []string
 		for _, line := range strings.Split(file.Content, "\n") {
 			if m := typeDeclRE.FindStringSubmatch(line); m != nil {

@@ -85,7 +85,8 @@ type Request struct {
 	Dispatcher tools.Dispatcher
 	// Sink, when set, receives tool/ptc-dispatch* and tool/ptc-log events.
 	Sink tools.Sink
-	// Timeout is the wall time; 0 means Limits.Timeout.
+	// Timeout is the wall time; 0 means Limits.Timeout, and more than
+	// Limits.MaxTimeout is capped at it (as timeout_ms is).
 	Timeout time.Duration
 	// Turn and Step are copied onto nested calls.
 	Turn, Step int
@@ -102,9 +103,9 @@ func Run(ctx context.Context, lim Limits, req Request) *Outcome {
 	if f != nil {
 		return &Outcome{Logs: []string{}, Failure: f, Calls: []CallRecord{}}
 	}
-	timeout := req.Timeout
-	if timeout <= 0 || timeout > lim.MaxTimeout {
-		timeout = lim.timeoutFor(0)
+	timeout := lim.Timeout
+	if req.Timeout > 0 {
+		timeout = min(req.Timeout, lim.MaxTimeout)
 	}
 	r := &run{
 		rt:        goja.New(),

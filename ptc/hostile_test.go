@@ -58,3 +58,12 @@ func TestOutputBeforeAFailureIsKept(t *testing.T) {
 		t.Fatalf("outcome %+v logs %v calls %+v", o.Failure, o.Logs, o.Calls)
 	}
 }
+
+func TestARequestedTimeoutIsCappedAtTheMaximum(t *testing.T) {
+	d := echoTools()
+	lim := Limits{Timeout: 10 * time.Millisecond, MaxTimeout: 150 * time.Millisecond}
+	o := Run(context.Background(), lim, Request{CallID: "c", Code: "for (;;) {}", Tools: d.names(), Dispatcher: d, Timeout: time.Hour})
+	if o.OK() || o.Failure.Kind != KindTimeout || !strings.Contains(o.Failure.Message, "within 150ms") {
+		t.Fatalf("outcome %+v, want a timeout at the 150ms maximum", o.Failure)
+	}
+}
