@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
@@ -17,8 +18,10 @@ type LogOptions struct {
 	// crypto/rand.
 	Rand io.Reader
 	// OnEvent, when set, sees every event once it is appended (buffered
-	// events at Append, durable ones after they are stored), in seq order,
-	// on the appending goroutine. It must not call back into the Log.
+	// events at Append, durable ones after they are stored), in seq order
+	// even with concurrent appenders. It runs on the appending goroutine
+	// while the Log is locked, so it must be quick and must not call back
+	// into the Log.
 	OnEvent func(Event)
 	// BatchSize is how many buffered events are handed to the store at
 	// once when no durable append comes first; default 512.
@@ -136,47 +139,56 @@ func (l *Log) Len() int64 {
 // An error encoding data appends nothing; an error from the store leaves
 // the event buffered for the next attempt.
 func (l *Log) Append(ctx context.Context, typ string, data any) (Event, error) {
-	e, err := l.newEvent(typ, data)
+	raw, err := l.encode(typ, data)
 	if err != nil {
 		return Event{}, err
 	}
 	l.mu.Lock()
-	e.Seq = int64(len(l.events))
-	l.events = append(l.events, e)
-	l.pending++
+	defer l.mu.Unlock()
+	e := l.push(typ, raw)
 	var ferr error
 	if l.pending >= l.opts.BatchSize {
 		ferr = l.flush(ctx, false)
 	}
-	l.mu.Unlock()
-	if l.opts.OnEvent != nil {
-		l.opts.OnEvent(e)
-	}
+	l.notify(e)
 	return e, ferr
 }
 
 // AppendDurable adds an event and returns once it and every event before
 // it are on stable storage. On error the event is not appended.
 func (l *Log) AppendDurable(ctx context.Context, typ string, data any) (Event, error) {
-	e, err := l.newEvent(typ, data)
+	raw, err := l.encode(typ, data)
 	if err != nil {
 		return Event{}, err
 	}
 	l.mu.Lock()
-	e.Seq = int64(len(l.events))
-	l.events = append(l.events, e)
-	l.pending++
+	defer l.mu.Unlock()
+	e := l.push(typ, raw)
 	if err := l.flush(ctx, true); err != nil {
 		l.events = l.events[:len(l.events)-1]
 		l.pending--
-		l.mu.Unlock()
 		return Event{}, err
 	}
-	l.mu.Unlock()
+	l.notify(e)
+	return e, nil
+}
+
+// push numbers, stamps and buffers one event. Seq and time are taken
+// together under l.mu, so concurrent appenders get times that never go
+// backwards along the seq. l.mu must be held.
+func (l *Log) push(typ string, raw []byte) Event {
+	e := Event{Seq: int64(len(l.events)), Type: typ, Time: l.opts.Now().UnixMilli(), Data: raw}
+	l.events = append(l.events, e)
+	l.pending++
+	return e
+}
+
+// notify hands e to OnEvent. It runs under l.mu so that concurrent
+// appenders still deliver events in seq order. l.mu must be held.
+func (l *Log) notify(e Event) {
 	if l.opts.OnEvent != nil {
 		l.opts.OnEvent(e)
 	}
-	return e, nil
 }
 
 // Sync makes every event appended so far durable.
@@ -207,13 +219,15 @@ func (l *Log) flush(ctx context.Context, durable bool) error {
 	return nil
 }
 
-func (l *Log) newEvent(typ string, data any) (Event, error) {
+// encode checks the type and encodes data; it runs before l.mu is taken
+// so that marshalling a large value does not hold up other appenders.
+func (l *Log) encode(typ string, data any) (json.RawMessage, error) {
 	if typ == "" {
-		return Event{}, fmt.Errorf("session %s: an event needs a type", l.header.ID)
+		return nil, fmt.Errorf("session %s: an event needs a type", l.header.ID)
 	}
 	raw, err := EncodeData(typ, data)
 	if err != nil {
-		return Event{}, fmt.Errorf("session %s: %w", l.header.ID, err)
+		return nil, fmt.Errorf("session %s: %w", l.header.ID, err)
 	}
-	return Event{Type: typ, Time: l.opts.Now().UnixMilli(), Data: raw}, nil
+	return raw, nil
 }

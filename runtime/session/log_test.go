@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -192,5 +193,48 @@ func TestAppendErrorsLeaveTheLogUnchanged(t *testing.T) {
 	}
 	if log.Len() != 0 {
 		t.Fatalf("a failed durable append must not stay in the log (len %d)", log.Len())
+	}
+}
+
+func TestConcurrentAppendersDeliverEventsInSeqOrder(t *testing.T) {
+	ctx := context.Background()
+	var seen []session.Event // OnEvent runs under the Log's lock
+	log, err := session.Create(ctx, session.NewMemStore(), session.Header{ID: "s"}, session.LogOptions{
+		Now:       newClock().Now,
+		BatchSize: 7,
+		OnEvent:   func(e session.Event) { seen = append(seen, e) },
+	})
+	must(t, err)
+	const writers, each = 8, 50
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				var err error
+				if i%10 == 9 {
+					_, err = log.AppendDurable(ctx, "x-w", map[string]int{"w": w})
+				} else {
+					_, err = log.Append(ctx, "x-w", map[string]int{"w": w})
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(seen) != writers*each {
+		t.Fatalf("OnEvent saw %d events, want %d", len(seen), writers*each)
+	}
+	for i, e := range seen {
+		if e.Seq != int64(i) {
+			t.Fatalf("OnEvent call %d got seq %d: events must be delivered in seq order", i, e.Seq)
+		}
+		if i > 0 && e.Time < seen[i-1].Time {
+			t.Fatalf("seq %d is stamped %d, before seq %d at %d: time must not go backwards along the seq", e.Seq, e.Time, i-1, seen[i-1].Time)
+		}
 	}
 }
