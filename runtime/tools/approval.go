@@ -30,12 +30,17 @@ func ParsePolicy(s string) (Policy, error) {
 
 // Who decided an approval (session.ApprovalDecided.By).
 const (
-	byUser    = "user"
-	byPolicy  = "policy"
-	byGrant   = "session-grant"
-	byHook    = "hook"
-	noAnswerM = "approval needed but no terminal to ask; rerun with --approval never to deny automatically or run interactively"
+	byUser   = "user"
+	byPolicy = "policy"
+	byGrant  = "session-grant"
+	byHook   = "hook"
 )
+
+// noAnswerer is the DENIED result of a call that needs approval in a run
+// where nobody can answer.
+func noAnswerer(name string) *Error {
+	return Errorf(CodeDenied, "the call to %s needs the user's approval and was denied: there is no terminal to ask; rerun with --approval never to deny such calls without asking, or run ptc interactively", name)
+}
 
 // admit runs the pre-execute hooks and, when the tool or a hook asks for
 // it, the approval step. A non-nil *Error is the call's DENIED (or
@@ -48,8 +53,7 @@ func (r *Runner) admit(ctx context.Context, env *Env, e *entry, call Call, hooks
 		}
 		switch v := h.Pre(ctx, call); v.Action {
 		case Deny:
-			emit(env, session.TypeApprovalDecided, session.ApprovalDecided{
-				CallID: call.ID, Name: call.Name, Decision: AnswerDeny, By: byHook, Reason: v.Reason})
+			decided(env, call, AnswerDeny, byHook, v.Reason)
 			why := v.Reason
 			if why == "" {
 				why = "no reason given"
@@ -77,16 +81,12 @@ func hookName(h Hook) string {
 
 // approve settles one ask: session grant, policy never, or the Answerer.
 func (r *Runner) approve(ctx context.Context, env *Env, call Call, reason string) *Error {
-	decided := func(decision, by, why string) {
-		emit(env, session.TypeApprovalDecided, session.ApprovalDecided{
-			CallID: call.ID, Name: call.Name, Decision: decision, By: by, Reason: why})
-	}
 	if r.granted(call.Name) {
-		decided(AnswerAllowSession, byGrant, "")
+		decided(env, call, AnswerAllowSession, byGrant, "")
 		return nil
 	}
 	if r.cfg.Policy == PolicyNever {
-		decided(AnswerDeny, byPolicy, "approval policy is never")
+		decided(env, call, AnswerDeny, byPolicy, "approval policy is never")
 		return Errorf(CodeDenied, "%s needs the user's approval and the approval policy is never, so the call was denied; do without it or ask the user to rerun with --approval ask", call.Name)
 	}
 	if err := emit(env, session.TypeApprovalAsked, session.ApprovalAsked{
@@ -94,8 +94,8 @@ func (r *Runner) approve(ctx context.Context, env *Env, call Call, reason string
 		return Errorf(CodeDenied, "the approval request for %s could not be recorded (%v), so the call was denied", call.Name, err)
 	}
 	if env.Answerer == nil {
-		decided(AnswerDeny, byPolicy, "no answerer")
-		return Errorf(CodeDenied, "%s", noAnswerM)
+		decided(env, call, AnswerDeny, byPolicy, "no answerer")
+		return noAnswerer(call.Name)
 	}
 	text := fmt.Sprintf("Allow %s to run with these arguments?", call.Name)
 	if reason != "" {
@@ -107,26 +107,32 @@ func (r *Runner) approve(ctx context.Context, env *Env, call Call, reason string
 	})
 	switch {
 	case errors.Is(err, ErrNoAnswerer):
-		decided(AnswerDeny, byPolicy, "no answerer")
-		return Errorf(CodeDenied, "%s", noAnswerM)
+		decided(env, call, AnswerDeny, byPolicy, "no answerer")
+		return noAnswerer(call.Name)
 	case err != nil && ctx.Err() != nil:
-		decided(AnswerDeny, byPolicy, "cancelled")
+		decided(env, call, AnswerDeny, byPolicy, "cancelled")
 		return Errorf(CodeAborted, "the call to %s was cancelled while waiting for approval", call.Name)
 	case err != nil:
-		decided(AnswerDeny, byPolicy, err.Error())
+		decided(env, call, AnswerDeny, byPolicy, err.Error())
 		return Errorf(CodeDenied, "the approval prompt for %s failed (%v), so the call was denied", call.Name, err)
 	}
 	switch answer {
 	case AnswerAllowOnce:
-		decided(answer, byUser, "")
+		decided(env, call, answer, byUser, "")
 		return nil
 	case AnswerAllowSession:
 		r.grant(call.Name)
-		decided(answer, byUser, "")
+		decided(env, call, answer, byUser, "")
 		return nil
 	}
-	decided(AnswerDeny, byUser, "")
+	decided(env, call, AnswerDeny, byUser, "")
 	return Errorf(CodeDenied, "the user denied the call to %s; do not retry it unchanged, ask the user what to do instead", call.Name)
+}
+
+// decided logs how an approval was settled (approval/decided).
+func decided(env *Env, call Call, decision, by, why string) {
+	emit(env, session.TypeApprovalDecided, session.ApprovalDecided{
+		CallID: call.ID, Name: call.Name, Decision: decision, By: by, Reason: why})
 }
 
 func (r *Runner) granted(name string) bool {

@@ -133,34 +133,23 @@ func (r *Registry) InProgram(name string) bool {
 // sorted by name.
 func (r *Registry) WireSpecs() []llm.ToolSpec {
 	var out []llm.ToolSpec
-	for _, n := range r.names {
-		if r.OnWire(n) {
-			s := r.entries[n].spec
-			out = append(out, llm.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.InputSchema})
-		}
+	for _, s := range r.WireToolSpecs() {
+		out = append(out, llm.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.InputSchema})
 	}
 	return out
 }
 
 // WireToolSpecs is WireSpecs with the output schemas kept (for `ptc tools`).
-func (r *Registry) WireToolSpecs() []Spec {
-	var out []Spec
-	for _, n := range r.names {
-		if r.OnWire(n) {
-			out = append(out, r.entries[n].spec)
-		}
-	}
-	return out
-}
+func (r *Registry) WireToolSpecs() []Spec { return r.specs(r.wire) }
 
 // ProgramSpecs returns the tools a run_code program may call (every tool
 // but run_code), sorted by name: the input of the SDK generator.
-func (r *Registry) ProgramSpecs() []Spec {
+func (r *Registry) ProgramSpecs() []Spec { return r.specs(r.prog) }
+
+func (r *Registry) specs(names []string) []Spec {
 	var out []Spec
-	for _, n := range r.names {
-		if r.InProgram(n) {
-			out = append(out, r.entries[n].spec)
-		}
+	for _, n := range names {
+		out = append(out, r.entries[n].spec)
 	}
 	return out
 }
@@ -197,6 +186,3 @@ func (e *entry) validateOutput(value any) *Error {
 	}
 	return nil
 }
-
-func (r *Registry) wireNames() []string    { return r.wire }
-func (r *Registry) programNames() []string { return r.prog }

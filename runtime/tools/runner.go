@@ -167,7 +167,7 @@ func (r *Runner) resolve(call Call) (*entry, *Error) {
 		if ok && r.reg.InProgram(call.Name) {
 			return e, nil
 		}
-		return nil, unknownTool(call.Name, r.reg.programNames())
+		return nil, unknownTool(call.Name, r.reg.prog)
 	}
 	if ok && r.reg.OnWire(call.Name) {
 		return e, nil
@@ -177,7 +177,7 @@ func (r *Runner) resolve(call Call) (*entry, *Error) {
 			"%s is not a direct tool in this session; call it from a %s program instead, as await tools.%s({...}), and print or return what you need",
 			call.Name, RunCodeName, call.Name)
 	}
-	return nil, unknownTool(call.Name, r.reg.wireNames())
+	return nil, unknownTool(call.Name, r.reg.wire)
 }
 
 func unknownTool(name string, candidates []string) *Error {
