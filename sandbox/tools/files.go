@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ptc-dev/ptc/runtime/tools"
-	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
 
@@ -148,14 +147,8 @@ func (s *set) write() tools.Tool {
 	return tools.New(spec, s.runWrite, tools.WithRenderer(renderChange))
 }
 
-// writeMode is the mode a file change runs in: escalation applies, but
-// file changes never leave the guest.
-func (s *set) writeMode(ctx context.Context, call tools.Call, esc Escalation) (sandbox.Mode, error) {
-	return s.mode(ctx, call, esc)
-}
-
 func (s *set) runWrite(ctx context.Context, call tools.Call, in WriteIn) (ChangeOut, error) {
-	mode, err := s.writeMode(ctx, call, in.Escalation)
+	mode, err := s.mode(ctx, call, in.Escalation)
 	if err != nil {
 		return ChangeOut{}, err
 	}
@@ -175,12 +168,8 @@ func (s *set) runWrite(ctx context.Context, call tools.Call, in WriteIn) (Change
 	if err != nil {
 		return ChangeOut{}, err
 	}
-	out := ChangeOut{Path: p, Created: !known}
-	if resp.Stat != nil {
-		out.Bytes = resp.Stat.Size
-		s.remember(ctx, p, resp.Stat.SHA256)
-	}
-	return out, nil
+	s.afterChange(ctx, p, resp)
+	return ChangeOut{Path: p, Bytes: size(resp), Created: !known}, nil
 }
 
 // EditIn is the edit tool's input.
@@ -210,7 +199,7 @@ func (s *set) edit() tools.Tool {
 }
 
 func (s *set) runEdit(ctx context.Context, call tools.Call, in EditIn) (ChangeOut, error) {
-	mode, err := s.writeMode(ctx, call, in.Escalation)
+	mode, err := s.mode(ctx, call, in.Escalation)
 	if err != nil {
 		return ChangeOut{}, err
 	}
@@ -230,10 +219,14 @@ func (s *set) runEdit(ctx context.Context, call tools.Call, in EditIn) (ChangeOu
 	if err != nil {
 		return ChangeOut{}, err
 	}
-	out := ChangeOut{Path: p, Replaced: resp.Replaced}
-	if resp.Stat != nil {
-		out.Bytes = resp.Stat.Size
-		s.remember(ctx, p, resp.Stat.SHA256)
+	s.afterChange(ctx, p, resp)
+	return ChangeOut{Path: p, Bytes: size(resp), Replaced: resp.Replaced}, nil
+}
+
+// size is the file's size after a change, 0 when the guest sent no stat.
+func size(resp proto.FileResponse) int64 {
+	if resp.Stat == nil {
+		return 0
 	}
-	return out, nil
+	return resp.Stat.Size
 }

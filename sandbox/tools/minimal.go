@@ -52,11 +52,7 @@ func (s *set) sessionShell(ctx context.Context) (*sandbox.Shell, error) {
 	if sh, ok := s.shells[sid]; ok {
 		return sh, nil
 	}
-	mode := s.cfg.Mode
-	if mode == sandbox.DangerFullAccess {
-		mode = sandbox.WorkspaceWrite
-	}
-	sh, err := s.host.NewShell(ws, mode)
+	sh, err := s.host.NewShell(ws, guestMode(s.cfg.Mode))
 	if err != nil {
 		return nil, err
 	}

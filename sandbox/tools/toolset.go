@@ -114,11 +114,8 @@ func (s *set) fileOp(ctx context.Context, mode sandbox.Mode, op string, req prot
 	if err != nil {
 		return proto.FileResponse{}, err
 	}
-	if mode == sandbox.DangerFullAccess {
-		mode = sandbox.WorkspaceWrite // file ops never leave the guest
-	}
 	req.Path = abs(ws, req.Path)
-	o, err := s.host.Run(ctx, ws, mode, proto.Request{Op: op, File: &req})
+	o, err := s.host.Run(ctx, ws, guestMode(mode), proto.Request{Op: op, File: &req})
 	if err != nil {
 		return proto.FileResponse{}, err
 	}
@@ -133,6 +130,16 @@ func (s *set) fileOp(ctx context.Context, mode sandbox.Mode, op string, req prot
 		return resp, fileError(req.Path, resp.Error)
 	}
 	return resp, nil
+}
+
+// guestMode is the mode of work that never leaves the guest (file ops and
+// the minimal preset's shell): danger-full-access there means a writable
+// workspace, since only the bash tool has a host shell to escalate to.
+func guestMode(m sandbox.Mode) sandbox.Mode {
+	if m == sandbox.DangerFullAccess {
+		return sandbox.WorkspaceWrite
+	}
+	return m
 }
 
 func truncate(s string, n int) string {
