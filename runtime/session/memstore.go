@@ -67,8 +67,8 @@ func (m *MemStore) Append(ctx context.Context, id string, events []Event, durabl
 		return err
 	}
 	s.events = append(s.events, events...)
-	if n := len(events); n > 0 && events[n-1].Time > s.updatedAt {
-		s.updatedAt = events[n-1].Time
+	for _, e := range events {
+		s.updatedAt = max(s.updatedAt, e.Time)
 	}
 	return nil
 }

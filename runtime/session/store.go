@@ -22,7 +22,9 @@ var (
 	ErrNeedsRecovery = errors.New("session store needs recovery")
 )
 
-// Summary is one row of a session listing.
+// Summary is one row of a session listing. UpdatedAt is the latest event
+// time stored (the header's CreatedAt before any event), which is what
+// List orders by; Events is how many events are stored.
 type Summary struct {
 	Header    Header `json:"header"`
 	UpdatedAt int64  `json:"updatedAt"`

@@ -305,6 +305,15 @@ func testList(t *testing.T, s session.Store) {
 	if got[0].Events != 3 || got[0].UpdatedAt != 400 || got[0].Header.Cwd != "/w1" {
 		t.Fatalf("summary = %+v, want 3 events updated at 400 in /w1", got[0])
 	}
+	t.Run("updatedAt is the latest event time even when a batch ends earlier", func(t *testing.T) {
+		batch := append(events(1, 1, 500), events(2, 1, 450)...)
+		must(t, s.Append(ctx, "mid", batch, true))
+		got, err := s.List(ctx, session.ListOptions{Cwd: "/w2"})
+		must(t, err)
+		if len(got) != 1 || got[0].UpdatedAt != 500 {
+			t.Fatalf("list = %+v, want mid updated at 500", got)
+		}
+	})
 }
 
 func testClosed(t *testing.T, s session.Store) {
