@@ -139,6 +139,10 @@ func (p parser) reply(i int, data []byte) (Reply, error) {
 	return r, nil
 }
 
+// defaultCallID names call n (from 0) of reply (from 0) that has no id:
+// call_<reply>_<n>, both counted from 1, the same for files and New.
+func defaultCallID(reply, n int) string { return fmt.Sprintf("call_%d_%d", reply+1, n+1) }
+
 func (p parser) toolCalls(reply int, path string, data []byte) ([]llm.ToolCall, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(data, &items); err != nil {
@@ -156,7 +160,7 @@ func (p parser) toolCalls(reply int, path string, data []byte) ([]llm.ToolCall, 
 			return nil, err
 		}
 		if c.ID == "" {
-			c.ID = fmt.Sprintf("call_%d_%d", reply+1, n+1)
+			c.ID = defaultCallID(reply, n)
 		}
 		if err := p.str(at, m, "name", &c.Name); err != nil {
 			return nil, err

@@ -45,7 +45,7 @@ func New(replies []Reply) *Provider {
 		r.ToolCalls = append([]llm.ToolCall(nil), r.ToolCalls...)
 		for n := range r.ToolCalls {
 			if r.ToolCalls[n].ID == "" {
-				r.ToolCalls[n].ID = fmt.Sprintf("call_%d_%d", i+1, n+1)
+				r.ToolCalls[n].ID = defaultCallID(i, n)
 			}
 		}
 		own[i] = r
