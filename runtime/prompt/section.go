@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Order bands of DESIGN.md §6, so section authors agree on placement.
@@ -121,9 +122,14 @@ func knownNames(vars map[string]string) string {
 	return strings.Join(names, ", ")
 }
 
+// clip shortens s for an error message, never cutting a UTF-8 character.
 func clip(s string) string {
-	if len(s) > 24 {
-		return s[:24] + "…"
+	if len(s) <= 24 {
+		return s
 	}
-	return s
+	cut := 24
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

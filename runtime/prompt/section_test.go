@@ -78,6 +78,13 @@ func TestRenderErrors(t *testing.T) {
 	}
 }
 
+func TestErrorsQuoteTextWithoutSplittingACharacter(t *testing.T) {
+	_, err := Expand("{{ "+strings.Repeat("é", 15), nil)
+	if err == nil || strings.Contains(err.Error(), `\x`) {
+		t.Fatalf("err = %v, want the quoted text cut between characters", err)
+	}
+}
+
 func TestRenderIsStable(t *testing.T) {
 	secs := []Section{{Name: "b", Order: 1, Text: "B"}, {Name: "a", Order: 1, Text: "A"}, {Name: "c", Order: 0, Text: "C"}}
 	got, err := Render(secs, nil)
