@@ -82,7 +82,7 @@ func LastSnapshot(events []session.Event) (string, bool) {
 		if json.Unmarshal(events[i].Data, &m) != nil {
 			continue
 		}
-		if m.Source.Kind == "plugin" && m.Source.Name == SnapshotPlugin && m.Source.Form == "snapshot" {
+		if m.Source == SnapshotSource() {
 			return blocksText(m.Content), true
 		}
 	}
