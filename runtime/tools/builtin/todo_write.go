@@ -22,7 +22,7 @@ type TodoList struct {
 	Todos []session.TodoItem `json:"todos"`
 }
 
-var todoItemSchema = `{
+const todoItemSchema = `{
 	"type": "object",
 	"properties": {
 		"content": {"type": "string", "minLength": 1, "description": "What to do, as a short imperative sentence."},
@@ -33,7 +33,7 @@ var todoItemSchema = `{
 	"additionalProperties": false
 }`
 
-var todoListSchema = `{
+const todoListSchema = `{
 	"type": "object",
 	"properties": {
 		"todos": {"type": "array", "items": ` + todoItemSchema + `, "description": "The complete new list."}
