@@ -130,6 +130,7 @@ type Server struct {
 	srv    *httptest.Server
 	next   func(n int, req Request) Turn
 	closed chan struct{}
+	once   sync.Once
 
 	mu       sync.Mutex
 	requests []Request
@@ -160,15 +161,12 @@ func NewServerFunc(t testing.TB, next func(n int, req Request) Turn) *Server {
 }
 
 // Close releases hanging requests and stops the server. It is safe to call
-// more than once.
+// more than once, and from several goroutines.
 func (s *Server) Close() {
-	select {
-	case <-s.closed:
-		return
-	default:
-	}
-	close(s.closed)
-	s.srv.Close()
+	s.once.Do(func() {
+		close(s.closed)
+		s.srv.Close()
+	})
 }
 
 // Requests returns a copy of every request received so far, in order.

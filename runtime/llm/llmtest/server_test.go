@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -99,5 +100,23 @@ func TestStatusTurnsAnswerWithErrors(t *testing.T) {
 	}
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "2" || body.Error.Message != "slow down" {
 		t.Fatalf("status %d, retry-after %q, message %q", resp.StatusCode, resp.Header.Get("Retry-After"), body.Error.Message)
+	}
+}
+
+func TestCloseMayBeCalledFromSeveralGoroutines(t *testing.T) {
+	srv := NewServer(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			srv.Close()
+		}()
+	}
+	wg.Wait()
+	select {
+	case <-srv.closed:
+	default:
+		t.Fatal("Close returned but hanging requests were not released")
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Public endpoints and their default models: DeepSeek's when only
+// Public endpoints and their default models: DeepSeek's when
 // DEEPSEEK_API_KEY is set, OpenAI's when only OPENAI_API_KEY is set.
 const (
 	DeepSeekBaseURL = "https://api.deepseek.com"
@@ -56,9 +56,9 @@ type Config struct {
 //   - no base URL and DEEPSEEK_API_KEY set: DeepSeek, model deepseek-chat;
 //   - no base URL and OPENAI_API_KEY set: OPENAI_BASE_URL or OpenAI itself;
 //   - a base URL (flag or OPENAI_BASE_URL): that server with OPENAI_API_KEY
-//     if set (DEEPSEEK_API_KEY when it is DeepSeek's host) and no
-//     Authorization header otherwise, for local vLLM/Ollama servers, which
-//     then need an explicit model.
+//     if set (at DeepSeek's host DEEPSEEK_API_KEY first, then
+//     OPENAI_API_KEY) and no Authorization header otherwise, for local
+//     vLLM/Ollama servers, which then need an explicit model.
 //
 // A DeepSeek key is never sent to another host.
 func ConfigFromEnv(baseURL, model string, getenv func(string) string) (Config, error) {
