@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -378,7 +377,7 @@ func (s *BadgerStore) List(ctx context.Context, opts ListOptions) ([]Summary, er
 				break
 			}
 			k := it.Item().Key()
-			if len(k) < len(prefix)+8 || bytes.Equal(k, prefix) {
+			if len(k) < len(prefix)+8 {
 				continue
 			}
 			id := indexID(k, len(prefix))
