@@ -326,3 +326,26 @@ func TestApprovalNeverDeniesACallThatNeedsApproval(t *testing.T) {
 		t.Fatalf("the denial must be recorded through the agent's sink: %v", log.types())
 	}
 }
+
+func TestEveryCallGetsAResultWithoutToolsEvenWhenIDsRepeat(t *testing.T) {
+	p := &fakeProvider{replies: []reply{
+		{calls: []llm.ToolCall{{ID: "same", Name: "echo"}, {ID: "same", Name: "grep"}}},
+		{text: "ok"},
+	}}
+	log := &memLog{}
+	a := newTestAgent(t, p, log, func(c *Config) { c.Tools = nil })
+	if _, err := a.RunTurn(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range find(log.Events(), session.TypeToolResult) {
+		r := decode[session.ToolResult](t, e)
+		if r.Error == nil || r.Error.Code != tools.CodeUnknownTool {
+			t.Fatalf("result = %+v, want UNKNOWN_TOOL", r)
+		}
+		names = append(names, r.Name)
+	}
+	if calls := find(log.Events(), session.TypeToolCall); len(calls) != 2 || !slices.Equal(names, []string{"echo", "grep"}) {
+		t.Fatalf("%d tool/call events, results for %v; want one pair per call", len(calls), names)
+	}
+}

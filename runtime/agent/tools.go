@@ -30,7 +30,7 @@ func (r runner) Specs() []llm.ToolSpec { return r.Registry().WireSpecs() }
 // runTools runs the step's calls and makes sure every call ends with a
 // tool/call + tool/result pair in the log, in model order.
 func (a *Agent) runTools(ctx context.Context, turn, step int, calls []llm.ToolCall) error {
-	rec := &recorder{a: a, ctx: ctx, turn: turn, step: step, started: map[string]bool{}, finished: map[string]bool{}}
+	rec := &recorder{a: a, ctx: ctx, turn: turn, step: step}
 	batch := make([]tools.Call, len(calls))
 	for i, c := range calls {
 		batch[i] = tools.Call{ID: c.ID, Name: c.Name, Raw: c.Arguments, Args: parseArgs(c.Arguments), Turn: turn, Step: step}
@@ -41,11 +41,10 @@ func (a *Agent) runTools(ctx context.Context, turn, step int, calls []llm.ToolCa
 	if rec.err != nil {
 		return rec.err
 	}
-	for _, c := range batch {
-		if rec.finished[c.ID] {
-			continue
-		}
-		if !rec.started[c.ID] {
+	// Both callbacks come in model order, so the calls the runner left
+	// without a pair are the tail of the batch (all of it without tools).
+	for _, c := range batch[rec.finished:] {
+		if rec.started == rec.finished {
 			rec.CallStarted(c)
 		}
 		rec.CallFinished(c, unfinished(ctx, c, a.cfg.Tools == nil))
@@ -87,16 +86,16 @@ func parseArgs(raw string) json.RawMessage {
 }
 
 // recorder is the tools.StepObserver backed by the agent's log. The
-// runner never calls it concurrently. A log failure is kept and reported
-// once the step is over.
+// runner never calls it concurrently. It counts the calls started and
+// finished rather than remembering their ids, which the model may repeat
+// or leave empty. A log failure is kept and reported once the step is over.
 type recorder struct {
 	a          *Agent
 	ctx        context.Context
 	turn, step int
 
-	started  map[string]bool
-	finished map[string]bool
-	err      error
+	started, finished int
+	err               error
 }
 
 func (r *recorder) CallStarted(c tools.Call) {
@@ -104,7 +103,7 @@ func (r *recorder) CallStarted(c tools.Call) {
 	if _, err := r.a.append(r.ctx, session.TypeToolCall, data, true); err != nil && r.err == nil {
 		r.err = err
 	}
-	r.started[c.ID] = true
+	r.started++
 }
 
 func (r *recorder) CallFinished(c tools.Call, res tools.Result) {
@@ -116,5 +115,5 @@ func (r *recorder) CallFinished(c tools.Call, res tools.Result) {
 	if _, err := r.a.append(r.ctx, session.TypeToolResult, data, false); err != nil && r.err == nil {
 		r.err = err
 	}
-	r.finished[c.ID] = true
+	r.finished++
 }
