@@ -13,7 +13,7 @@ func DefaultHome() (string, error) {
 	}
 	u, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("find the ptc home directory: %w; set PTC_HOME", err)
+		return "", fmt.Errorf("cannot find your home directory to keep ptc's sessions in (%w); set PTC_HOME to the directory ptc should use", err)
 	}
 	return filepath.Join(u, ".ptc"), nil
 }
