@@ -96,7 +96,6 @@ type Host struct {
 	mu     sync.Mutex
 	pools  map[poolKey]*pool
 	quotas map[string]*rootfs.Quota
-	closed bool
 
 	// listen, when set before the compile (tests only), observes the
 	// guest's WASI calls.
@@ -323,7 +322,6 @@ func (h *Host) tryEnter() (func(), bool) {
 func (h *Host) Close(ctx context.Context) error {
 	h.shut.Store(true)
 	h.mu.Lock()
-	h.closed = true
 	pools := h.pools
 	h.pools = map[poolKey]*pool{}
 	h.mu.Unlock()

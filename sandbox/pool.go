@@ -57,7 +57,7 @@ func (h *Host) pool(key poolKey) *pool {
 	if !ok {
 		size := max(h.cfg.PoolSize, 0)
 		p = &pool{h: h, key: key, size: size, ready: make(chan *instance, max(size, 1)), failed: make(chan struct{}, 1)}
-		if !h.closed {
+		if !h.shut.Load() { // a closing Host keeps no new pools
 			h.pools[key] = p
 		}
 	}
