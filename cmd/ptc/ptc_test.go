@@ -189,3 +189,24 @@ func TestALargeResultIsSpilledWhereTheReadToolCanPageThroughIt(t *testing.T) {
 		t.Fatalf("reading the spilled text: %+v", r)
 	}
 }
+
+func TestMalformedToolArgumentsBecomeAResultTheModelCanRead(t *testing.T) {
+	script := writeScript(t,
+		map[string]any{"tool_calls": []map[string]any{{"name": "read", "arguments": `{"file_path": "main.go",`}}},
+		map[string]any{"text": "I will fix my arguments."},
+	)
+	c := newCLI(t)
+	f := parseFinal(t, c.ok("run", "--preset", "standard", "--workspace", workspace(t), "--model", "script:"+script, "--output", "json", "read"))
+	if f.Reason != session.ReasonCompleted {
+		t.Fatalf("the turn did not go on after the bad call: %+v", f)
+	}
+	events := c.show(f.SessionID).Events
+	call := decodeAs[session.ToolCall](t, ofType(events, session.TypeToolCall)[0])
+	if call.Arguments != `{"file_path": "main.go",` {
+		t.Fatalf("the raw arguments were not kept verbatim: %q", call.Arguments)
+	}
+	r := decodeAs[session.ToolResult](t, ofType(events, session.TypeToolResult)[0])
+	if !r.IsError || r.Error == nil || r.Error.Code != "INVALID_ARGS" || !strings.HasPrefix(r.Content[0].Text, "Error: ") {
+		t.Fatalf("result = %+v", r)
+	}
+}
