@@ -9,10 +9,10 @@ import (
 	"math"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 var grepCommands = map[string]builtinFunc{
@@ -101,6 +101,44 @@ func grepRegexp(o *opts, patterns []string) (*regexp.Regexp, error) {
 	return regexp.Compile(expr)
 }
 
+// grepLiteral returns the text the patterns match when they are a single
+// plain literal and no flag (-i -w -x) changes what matching it means, and
+// "" otherwise. It agrees with what the compiled expression would match:
+// a pattern that is not valid UTF-8 is left to the compiler to reject.
+func grepLiteral(o *opts, patterns []string) string {
+	if len(patterns) != 1 || o.has("i") || o.has("w") || o.has("x") {
+		return ""
+	}
+	p := patterns[0]
+	if strings.IndexByte(p, '\n') >= 0 || !utf8.ValidString(p) {
+		return ""
+	}
+	if !o.has("F") {
+		if !o.has("E") {
+			p = translateBRE(p)
+		}
+		if regexp.QuoteMeta(p) != p {
+			return ""
+		}
+	}
+	return p
+}
+
+// scanInt sets *dst from a flag value as fmt.Sscan does, leaving it alone
+// when s is empty; plain decimal numbers skip fmt, which is slow in wasm.
+func scanInt(s string, dst *int) {
+	if s == "" {
+		return
+	}
+	if s == "0" || s[0] != '0' && strings.Trim(s, "0123456789") == "" {
+		if n, err := strconv.Atoi(s); err == nil {
+			*dst = n
+			return
+		}
+	}
+	fmt.Sscan(s, dst)
+}
+
 // fileRegexp returns re with ^ and $ matching at line breaks, used on a
 // whole file to tell whether any line can match; nil when the expression
 // anchors to the text itself (\A, \z), which only a single line gives.
@@ -181,25 +219,32 @@ func grep(c *cmd, args []string) int {
 		}
 		patterns, files = files[:1], files[1:]
 	}
-	re, err := grepRegexp(o, patterns)
-	if err != nil {
-		c.fail("invalid regular expression: %v", err)
-		return 2
+	g := &grepRun{c: c, o: o, maxN: -1, lineNumbers: o.has("n")}
+	// A plain literal is searched with bytes.Contains; the regexp is only
+	// compiled when something needs it (-o), since compiling is a large
+	// share of a grep's fixed cost in the wasm guest.
+	lit := grepLiteral(o, patterns)
+	if lit != "" {
+		g.lit = []byte(lit)
 	}
-	g := &grepRun{c: c, o: o, re: re, maxN: -1, w: c.bufOut(), lineNumbers: o.has("n")}
+	if lit == "" || o.has("o") {
+		re, err := grepRegexp(o, patterns)
+		if err != nil {
+			c.fail("invalid regular expression: %v", err)
+			return 2
+		}
+		g.re = re
+		if lit == "" && !o.has("v") {
+			g.any = fileRegexp(re)
+		}
+	}
+	g.w = c.bufOut()
 	defer g.w.Flush()
-	// LiteralPrefix disregards anchors, so the expression is also checked
-	// to be nothing but the quoted literal.
-	if prefix, complete := re.LiteralPrefix(); complete && prefix != "" && re.String() == "(?:"+regexp.QuoteMeta(prefix)+")" {
-		g.lit = []byte(prefix)
-	} else if !o.has("v") {
-		g.any = fileRegexp(re)
-	}
-	fmt.Sscan(o.val("m"), &g.maxN)
-	fmt.Sscan(o.val("C"), &g.before)
+	scanInt(o.val("m"), &g.maxN)
+	scanInt(o.val("C"), &g.before)
 	g.after = g.before
-	fmt.Sscan(o.val("A"), &g.after)
-	fmt.Sscan(o.val("B"), &g.before)
+	scanInt(o.val("A"), &g.after)
+	scanInt(o.val("B"), &g.before)
 	recursive := o.has("r") || o.has("R")
 	g.names = grepNames(o, len(files))
 	status := 0
@@ -252,7 +297,6 @@ func grep(c *cmd, args []string) int {
 // "d/f.txt"), as GNU grep prints them; with no operand at all (implicit)
 // they are relative to the cwd without a "./".
 func (g *grepRun) walk(root string, implicit bool) int {
-	status := 0
 	prefix := strings.TrimRight(root, "/")
 	if prefix == "" {
 		prefix = "/"
@@ -260,44 +304,77 @@ func (g *grepRun) walk(root string, implicit bool) int {
 	if !strings.HasSuffix(prefix, "/") {
 		prefix += "/"
 	}
-	filepath.WalkDir(g.c.path(root), func(p string, d fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(g.c.path(root), p)
-		rel = filepath.ToSlash(rel)
-		name := prefix + rel
-		switch {
-		case implicit:
-			name = rel
-		case rel == ".":
-			name = root
+	top := g.c.path(root)
+	w := grepWalk{g: g, prefix: prefix}
+	topName := root
+	if implicit {
+		w.prefix, topName = "", "."
+	}
+	fi, err := os.Lstat(top)
+	if err != nil {
+		w.fail(topName, err)
+		return w.status
+	}
+	w.visit(top, "", topName, fs.FileInfoToDirEntry(fi))
+	return w.status
+}
+
+// grepWalk walks a directory operand as filepath.WalkDir would (lexical
+// order, symlinks not followed, an unreadable directory reported and
+// skipped) but names each file by appending to its parent's names instead
+// of computing them back with filepath.Rel, which in wasm costs more than
+// the search of a small file.
+type grepWalk struct {
+	g      *grepRun
+	prefix string // prepended to the path below the operand
+	status int
+}
+
+func (w *grepWalk) fail(name string, err error) {
+	if !w.g.o.has("s") {
+		w.g.c.fail("%s: %s", name, errText(err))
+	}
+	w.status = 2
+}
+
+// visit handles the entry d at full path p, rel being its path below the
+// operand ("" for the operand itself) and name what grep prints for it.
+func (w *grepWalk) visit(p, rel, name string, d fs.DirEntry) {
+	o := w.g.o
+	if d.IsDir() {
+		if rel != "" && (d.Name() == ".git" || globAny(o.vals["exclude-dir"], d.Name())) {
+			return
 		}
+		entries, err := os.ReadDir(p)
 		if err != nil {
-			if !g.o.has("s") {
-				g.c.fail("%s: %s", name, errText(err))
+			w.fail(name, err)
+			return
+		}
+		sep := "/"
+		if strings.HasSuffix(p, "/") {
+			sep = ""
+		}
+		for _, e := range entries {
+			childRel := e.Name()
+			if rel != "" {
+				childRel = rel + "/" + childRel
 			}
-			status = 2
-			return nil
+			w.visit(p+sep+e.Name(), childRel, w.prefix+childRel, e)
 		}
-		if d.IsDir() {
-			if rel != "." && (d.Name() == ".git" || globAny(g.o.vals["exclude-dir"], d.Name())) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if inc := g.o.vals["include"]; len(inc) > 0 && !globAny(inc, d.Name()) {
-			return nil
-		}
-		if globAny(g.o.vals["exclude"], d.Name()) {
-			return nil
-		}
-		if err := g.searchFile(name, true); err != nil {
-			status = 2
-		}
-		return nil
-	})
-	return status
+		return
+	}
+	if !d.Type().IsRegular() {
+		return
+	}
+	if inc := o.vals["include"]; len(inc) > 0 && !globAny(inc, d.Name()) {
+		return
+	}
+	if globAny(o.vals["exclude"], d.Name()) {
+		return
+	}
+	if err := w.g.searchPath(name, p, true); err != nil {
+		w.status = 2
+	}
 }
 
 // globAny reports whether name matches one of the globs; {a,b} braces are
@@ -330,7 +407,12 @@ func expandBraces(s string) []string {
 // a directory operand. The file is read whole into g.buf, which is reused
 // from file to file.
 func (g *grepRun) searchFile(name string, inDir bool) error {
-	data, _, err := readUpTo(g.buf[:0], g.c.path(name), math.MaxInt)
+	return g.searchPath(name, g.c.path(name), inDir)
+}
+
+// searchPath is searchFile with the file's full path already known.
+func (g *grepRun) searchPath(name, full string, inDir bool) error {
+	data, _, err := readUpTo(g.buf[:0], full, math.MaxInt)
 	g.buf = data
 	if err != nil {
 		return err
