@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
 
@@ -142,21 +143,30 @@ func renderChange(v any) string {
 	return fmt.Sprintf("Wrote %s (%d bytes).", o.Path, o.Bytes)
 }
 
+// changeTarget resolves what write and edit share: the mode the call runs
+// in (escalation checked and approved) and the absolute path it changes.
+func (s *set) changeTarget(ctx context.Context, call tools.Call, esc Escalation, path string) (sandbox.Mode, string, error) {
+	mode, err := s.mode(ctx, call, esc)
+	if err != nil {
+		return "", "", err
+	}
+	ws, err := s.workspace(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	return mode, abs(ws, path), nil
+}
+
 func (s *set) write() tools.Tool {
 	spec := tools.Spec{Name: "write", Description: doc("write"), InputSchema: []byte(writeInSchema), OutputSchema: []byte(changeOutSchema)}
 	return tools.New(spec, s.runWrite, tools.WithRenderer(renderChange))
 }
 
 func (s *set) runWrite(ctx context.Context, call tools.Call, in WriteIn) (ChangeOut, error) {
-	mode, err := s.mode(ctx, call, in.Escalation)
+	mode, p, err := s.changeTarget(ctx, call, in.Escalation, in.FilePath)
 	if err != nil {
 		return ChangeOut{}, err
 	}
-	ws, err := s.workspace(ctx)
-	if err != nil {
-		return ChangeOut{}, err
-	}
-	p := abs(ws, in.FilePath)
 	req := proto.FileRequest{Path: p, Content: in.Content}
 	sum, known := s.lastSeen(ctx, p)
 	if known {
@@ -199,15 +209,10 @@ func (s *set) edit() tools.Tool {
 }
 
 func (s *set) runEdit(ctx context.Context, call tools.Call, in EditIn) (ChangeOut, error) {
-	mode, err := s.mode(ctx, call, in.Escalation)
+	mode, p, err := s.changeTarget(ctx, call, in.Escalation, in.FilePath)
 	if err != nil {
 		return ChangeOut{}, err
 	}
-	ws, err := s.workspace(ctx)
-	if err != nil {
-		return ChangeOut{}, err
-	}
-	p := abs(ws, in.FilePath)
 	sum, known := s.lastSeen(ctx, p)
 	if !known {
 		return ChangeOut{}, tools.Errorf(tools.CodeToolFailed, "read %s with the read tool before editing it", p)
