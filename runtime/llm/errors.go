@@ -22,6 +22,16 @@ const (
 	ErrBadRequest ErrorKind = "bad-request"
 	ErrScript     ErrorKind = "script"
 	ErrOther      ErrorKind = "other"
+	// ErrContextOverflow: the request does not fit the model's context
+	// window. Sending it again fails the same way; the caller must make
+	// it smaller first (compaction), so it is not retryable here.
+	// Error.RequestTokens and Error.ContextWindow say by how much.
+	ErrContextOverflow ErrorKind = "context-overflow"
+	// ErrPayment: the account cannot pay for the request (HTTP 402,
+	// DeepSeek's "Insufficient Balance").
+	ErrPayment ErrorKind = "payment"
+	// ErrContentFilter: the provider's content filter stopped the answer.
+	ErrContentFilter ErrorKind = "content-filter"
 )
 
 // Error is a failed model attempt. Status is the HTTP status when there was
@@ -34,6 +44,12 @@ type Error struct {
 	RetryAfter time.Duration
 	Message    string
 	Err        error
+	// RequestTokens and ContextWindow are set for ErrContextOverflow:
+	// the size of the rejected request in tokens and the window it had
+	// to fit, as the server reported them or, when it did not, as ptc
+	// estimated them (0 when neither is known).
+	RequestTokens int
+	ContextWindow int
 }
 
 func (e *Error) Error() string {

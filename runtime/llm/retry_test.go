@@ -40,6 +40,9 @@ func TestRetryPolicyNext(t *testing.T) {
 		{"a huge Retry-After is capped", noJitter, 1, &Error{Kind: ErrRateLimit, RetryAfter: time.Hour}, time.Minute, true},
 		{"bad requests are not retried", noJitter, 1, &Error{Kind: ErrBadRequest, Status: 400}, 0, false},
 		{"auth failures are not retried", noJitter, 1, &Error{Kind: ErrAuth, Status: 401}, 0, false},
+		{"an empty balance is not retried", noJitter, 1, &Error{Kind: ErrPayment, Status: 402}, 0, false},
+		{"a context overflow is not retried as is", noJitter, 1, &Error{Kind: ErrContextOverflow, Status: 400}, 0, false},
+		{"a content filter stop is not retried", noJitter, 1, &Error{Kind: ErrContentFilter}, 0, false},
 		{"script exhaustion is not retried", noJitter, 1, &Error{Kind: ErrScript}, 0, false},
 		{"plain errors are not retried", noJitter, 1, errors.New("boom"), 0, false},
 		{"cancellation is not retried", noJitter, 1, context.Canceled, 0, false},
@@ -75,7 +78,7 @@ func TestKindForStatus(t *testing.T) {
 		status int
 		want   ErrorKind
 	}{
-		{429, ErrRateLimit}, {408, ErrTimeout}, {401, ErrAuth}, {403, ErrAuth},
+		{429, ErrRateLimit}, {408, ErrTimeout}, {401, ErrAuth}, {402, ErrPayment}, {403, ErrAuth},
 		{400, ErrBadRequest}, {404, ErrBadRequest}, {422, ErrBadRequest},
 		{500, ErrServer}, {502, ErrServer}, {503, ErrServer}, {200, ErrOther}, {0, ErrOther},
 	}
