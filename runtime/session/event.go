@@ -86,7 +86,7 @@ func TextBlocks(s string) []Block { return []Block{{Type: "text", Text: s}} }
 type Source struct {
 	Kind string `json:"kind"`           // "user", "plugin" or "tool"
 	Name string `json:"name,omitempty"` // plugin or tool name
-	Form string `json:"form,omitempty"` // plugin form: "snapshot" or "notice"
+	Form string `json:"form,omitempty"` // plugin form: "snapshot", "notice" or "summary"
 }
 
 // TurnStart opens turn Turn (numbered from 1 across the whole session).
@@ -108,11 +108,14 @@ type StepMark struct {
 	Step int `json:"step"`
 }
 
-// UserMessage is a model-visible user message.
+// UserMessage is a model-visible user message. Replaces is set on a
+// compaction summary: the message takes the place of that span of the
+// surface (the replaced events stay in the log).
 type UserMessage struct {
-	ID      string  `json:"id"`
-	Content []Block `json:"content"`
-	Source  Source  `json:"source"`
+	ID       string       `json:"id"`
+	Content  []Block      `json:"content"`
+	Source   Source       `json:"source"`
+	Replaces *SurfaceSpan `json:"replaces,omitempty"`
 }
 
 // AssistantChunk records one streamed delta of one attempt.

@@ -17,6 +17,8 @@ var knownTypes = map[string]bool{
 	TypeRequestHeader: true, TypeEndSeed: true, TypeSandboxMode: true,
 	TypeApprovalPolicy: true, TypeApprovalAsked: true, TypeApprovalDecided: true,
 	TypeLLMRetry: true, TypeTodoWrite: true,
+	TypeContextMeter: true, TypeToolPruned: true,
+	TypeCompactionStart: true, TypeCompactionSummary: true, TypeCompactionEnd: true,
 }
 
 // ExtensionPrefix marks event types that readers may ignore: a log may hold
