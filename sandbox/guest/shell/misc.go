@@ -235,6 +235,16 @@ func (c *cmd) reenter(argv []string) int {
 		}
 		quoted[i] = q
 	}
+	code, err := Run(c.ctx, c.dir, c.exported(), strings.Join(quoted, " "), c.stdin, c.stdout, c.stderr)
+	if err != nil {
+		c.fail("%v", err)
+		return 1
+	}
+	return code
+}
+
+// exported returns the exported variables of the calling shell.
+func (c *cmd) exported() map[string]string {
 	env := map[string]string{}
 	c.hc.Env.Each(func(name string, vr expand.Variable) bool {
 		if vr.Exported && vr.IsSet() {
@@ -242,10 +252,5 @@ func (c *cmd) reenter(argv []string) int {
 		}
 		return true
 	})
-	code, err := Run(c.ctx, c.dir, env, strings.Join(quoted, " "), c.stdin, c.stdout, c.stderr)
-	if err != nil {
-		c.fail("%v", err)
-		return 1
-	}
-	return code
+	return env
 }

@@ -1,0 +1,345 @@
+package shell
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/itchyny/gojq"
+)
+
+// keyOrders remembers the order in which the input's objects listed their
+// keys. gojq keeps objects as Go maps, so that order is lost inside the
+// filter; jq keeps it, and an agent that edits package.json with jq must
+// not see every key reshuffled. The encoder asks for the order of a key
+// set and gets the input's when some input object had exactly those keys,
+// else the order they appear in the input object sharing most of them,
+// with the keys no input object had appended in sorted order.
+type keyOrders struct {
+	exact map[string][]string // sorted keys joined by \x00 → input order
+	all   [][]string
+}
+
+const maxKeyOrders = 4096
+
+func (k *keyOrders) add(keys []string) {
+	if len(k.all) >= maxKeyOrders {
+		return
+	}
+	sig := keySignature(slices.Clone(keys))
+	if _, ok := k.exact[sig]; ok {
+		return
+	}
+	if k.exact == nil {
+		k.exact = map[string][]string{}
+	}
+	k.exact[sig] = keys
+	k.all = append(k.all, keys)
+}
+
+func keySignature(sorted []string) string {
+	slices.Sort(sorted)
+	return strings.Join(sorted, "\x00")
+}
+
+// order returns the keys of m in output order.
+func (k *keyOrders) order(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for key := range m {
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	if k == nil || len(k.all) == 0 {
+		return keys
+	}
+	if o, ok := k.exact[strings.Join(keys, "\x00")]; ok {
+		return o
+	}
+	var best []string
+	bestN := 0
+	for _, o := range k.all {
+		n := 0
+		for _, key := range o {
+			if _, ok := m[key]; ok {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = o, n
+		}
+	}
+	out := make([]string, 0, len(keys))
+	for _, key := range best {
+		if _, ok := m[key]; ok {
+			out = append(out, key)
+		}
+	}
+	for _, key := range keys {
+		if !slices.Contains(best, key) {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// jsonReader reads a stream of JSON texts into gojq values, recording key
+// orders as it goes.
+type jsonReader struct {
+	dec    *json.Decoder
+	orders *keyOrders
+}
+
+func newJSONReader(r io.Reader, orders *keyOrders) *jsonReader {
+	dec := json.NewDecoder(bufio.NewReader(r))
+	dec.UseNumber()
+	return &jsonReader{dec: dec, orders: orders}
+}
+
+// next returns the next value, or io.EOF after the last.
+func (j *jsonReader) next() (any, error) {
+	tok, err := j.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	return j.value(tok, 0)
+}
+
+// maxJSONDepth bounds nesting as jq does (10000 there; a hostile input
+// must not exhaust the guest's stack).
+const maxJSONDepth = 10000
+
+func (j *jsonReader) value(tok json.Token, depth int) (any, error) {
+	if depth > maxJSONDepth {
+		return nil, errors.New("Exceeds depth limit for parsing")
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '[':
+			arr := []any{}
+			for j.dec.More() {
+				v, err := j.child(depth)
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			_, err := j.dec.Token()
+			return arr, err
+		case '{':
+			obj := map[string]any{}
+			var keys []string
+			for j.dec.More() {
+				kt, err := j.dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := kt.(string)
+				v, err := j.child(depth)
+				if err != nil {
+					return nil, err
+				}
+				if _, dup := obj[key]; !dup {
+					keys = append(keys, key)
+				}
+				obj[key] = v
+			}
+			if j.orders != nil && len(keys) > 1 {
+				j.orders.add(keys)
+			}
+			_, err := j.dec.Token()
+			return obj, err
+		}
+		return nil, errors.New("unexpected " + t.String())
+	case json.Number:
+		return jqNumber(t), nil
+	}
+	return tok, nil
+}
+
+func (j *jsonReader) child(depth int) (any, error) {
+	tok, err := j.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	return j.value(tok, depth+1)
+}
+
+// jqNumber converts a JSON number to the types gojq computes with.
+func jqNumber(n json.Number) any {
+	s := n.String()
+	if i, err := strconv.Atoi(s); err == nil {
+		return i
+	}
+	if !strings.ContainsAny(s, ".eE") {
+		if b, ok := new(big.Int).SetString(s, 10); ok {
+			return b
+		}
+	}
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
+
+// jsonWriter prints values as jq 1.6 does.
+type jsonWriter struct {
+	w      *bufio.Writer
+	indent string // "" for compact output
+	sorted bool
+	ascii  bool
+	orders *keyOrders
+}
+
+func (e *jsonWriter) write(v any, level int) {
+	switch v := v.(type) {
+	case []any:
+		if len(v) == 0 {
+			e.w.WriteString("[]")
+			return
+		}
+		e.w.WriteByte('[')
+		for i, x := range v {
+			if i > 0 {
+				e.w.WriteByte(',')
+			}
+			e.newline(level + 1)
+			e.write(x, level+1)
+		}
+		e.newline(level)
+		e.w.WriteByte(']')
+	case map[string]any:
+		if len(v) == 0 {
+			e.w.WriteString("{}")
+			return
+		}
+		var keys []string
+		if e.sorted {
+			keys = (*keyOrders)(nil).order(v)
+		} else {
+			keys = e.orders.order(v)
+		}
+		e.w.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				e.w.WriteByte(',')
+			}
+			e.newline(level + 1)
+			e.scalar(k)
+			e.w.WriteByte(':')
+			if e.indent != "" {
+				e.w.WriteByte(' ')
+			}
+			e.write(v[k], level+1)
+		}
+		e.newline(level)
+		e.w.WriteByte('}')
+	default:
+		e.scalar(v)
+	}
+}
+
+func (e *jsonWriter) newline(level int) {
+	if e.indent == "" {
+		return
+	}
+	e.w.WriteByte('\n')
+	for range level {
+		e.w.WriteString(e.indent)
+	}
+}
+
+func (e *jsonWriter) scalar(v any) {
+	switch v := v.(type) {
+	case int:
+		if v > -1e17 && v < 1e17 {
+			e.w.WriteString(strconv.Itoa(v))
+			return
+		}
+		e.w.WriteString(jqFloat(float64(v)))
+	case *big.Int:
+		f, _ := new(big.Float).SetInt(v).Float64()
+		e.w.WriteString(jqFloat(f))
+	case float64:
+		e.w.WriteString(jqFloat(v))
+	case string:
+		b, _ := gojq.Marshal(v)
+		if e.ascii {
+			b = []byte(asciiJSON(string(b)))
+		}
+		e.w.Write(b)
+	default:
+		b, _ := gojq.Marshal(v)
+		e.w.Write(b)
+	}
+}
+
+// jqFloat formats f as jq 1.6 does: the shortest digits that read back as
+// f, in exponent form when the decimal point would sit more than 15
+// places past them or 4 or more places before the first digit.
+func jqFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "null"
+	case f == 0 && math.Signbit(f):
+		return "-0"
+	case f == 0:
+		return "0"
+	}
+	f = min(max(f, -math.MaxFloat64), math.MaxFloat64)
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
+	mant, exp, _ := strings.Cut(e, "e")
+	sign := ""
+	if mant[0] == '-' {
+		sign, mant = "-", mant[1:]
+	}
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	decpt := x + 1
+	if decpt <= -4 || decpt > len(digits)+15 {
+		m := digits[:1]
+		if len(digits) > 1 {
+			m += "." + digits[1:]
+		}
+		es := "+"
+		if x < 0 {
+			es, x = "-", -x
+		}
+		return sign + m + "e" + es + twoDigits(x)
+	}
+	return sign + strconv.FormatFloat(math.Abs(f), 'f', -1, 64)
+}
+
+func twoDigits(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+// asciiJSON escapes every non-ASCII character of an encoded string as
+// \uXXXX (with surrogate pairs), for jq -a.
+func asciiJSON(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case r > 0xffff:
+			r -= 0x10000
+			b.WriteString(`\u` + hex4(0xd800+(r>>10)) + `\u` + hex4(0xdc00+(r&0x3ff)))
+		default:
+			b.WriteString(`\u` + hex4(r))
+		}
+	}
+	return b.String()
+}
+
+func hex4(r rune) string {
+	s := strconv.FormatInt(int64(r), 16)
+	return strings.Repeat("0", 4-len(s)) + s
+}
