@@ -1,0 +1,5 @@
+package shell
+
+// addedCommands are the command families registered after the first set
+// in exec.go; each lives in the file named for it.
+var addedCommands = []map[string]builtinFunc{awkCommands, jqCommands}
