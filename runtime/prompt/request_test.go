@@ -55,6 +55,11 @@ func TestNextHeader(t *testing.T) {
 	}
 }
 
+func summary(from, to int64) session.UserMessage {
+	return session.UserMessage{ID: "c1", Content: session.TextBlocks("summary"),
+		Source: session.Source{Kind: "plugin", Name: "compaction", Form: "summary"}, Replaces: &session.SurfaceSpan{From: from, To: to}}
+}
+
 func TestSnapshotDue(t *testing.T) {
 	ctx := Context{Sandbox: "workspace-write", Approval: "never", Workspace: "/w", Date: "2026-01-02"}
 	text := ctx.Text()
@@ -71,6 +76,16 @@ func TestSnapshotDue(t *testing.T) {
 		{"a changed context is due", []session.Event{ev(t, 0, session.TypeUserMessage, snap)}, text + "!", true},
 		{"a user message with the same text is not a snapshot", []session.Event{ev(t, 0, session.TypeUserMessage, user)}, text, true},
 		{"an empty context is never due", nil, "", false},
+		{"a snapshot a compaction summary replaced is due again", []session.Event{
+			ev(t, 0, session.TypeUserMessage, snap),
+			ev(t, 1, session.TypeUserMessage, user),
+			ev(t, 2, session.TypeUserMessage, summary(0, 1)),
+		}, text, true},
+		{"a snapshot after the summarised span stays", []session.Event{
+			ev(t, 0, session.TypeUserMessage, user),
+			ev(t, 1, session.TypeUserMessage, snap),
+			ev(t, 2, session.TypeUserMessage, summary(0, 0)),
+		}, text, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -71,8 +71,9 @@ func SnapshotSource() session.Source {
 }
 
 // LastSnapshot returns the text of the latest runtime-context snapshot in
-// events. Until compaction exists every logged snapshot stays on the
-// surface, so the latest logged one is the one the model sees.
+// events, if it is still on the surface. A snapshot a compaction summary
+// replaced no longer reaches the model, so it counts as absent and the
+// next step sends the context again.
 func LastSnapshot(events []session.Event) (string, bool) {
 	for i := len(events) - 1; i >= 0; i-- {
 		if events[i].Type != session.TypeUserMessage {
@@ -82,9 +83,13 @@ func LastSnapshot(events []session.Event) (string, bool) {
 		if json.Unmarshal(events[i].Data, &m) != nil {
 			continue
 		}
-		if m.Source == SnapshotSource() {
-			return blocksText(m.Content), true
+		if m.Source != SnapshotSource() {
+			continue
 		}
+		if on, err := session.OnSurface(events, i); err != nil || !on {
+			return "", false
+		}
+		return blocksText(m.Content), true
 	}
 	return "", false
 }

@@ -19,17 +19,42 @@ const parallelFrom = 8192
 // assistant; one with neither content nor tool calls projects to nothing)
 // and tool/result (→ tool) are model-visible; every other event is skipped
 // by its type without decoding its data. Text blocks of one message are
-// joined with a newline. Long sessions are decoded in parallel ranges; the
-// result is the same as a sequential pass.
+// joined with a newline. Two kinds of event replace what is already on
+// the surface instead of adding to it: a user/message with Replaces (a
+// compaction summary takes the place of that span) and tool/pruned (a
+// shorter content for one tool result); see Surface. Long sessions are
+// decoded in parallel ranges; the result is the same as a sequential pass.
 //
-// An error means a surface event's data does not decode; it names the seq
-// (the earliest such event).
+// An error means a surface event's data does not decode, or a replacement
+// names items that are not on the surface; it names the seq (the earliest
+// such event).
 func DeriveMessages(events []Event) ([]llm.Message, error) {
+	r, err := project(events)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.ops) == 0 {
+		return r.msgs, nil
+	}
+	items, err := r.apply()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]llm.Message, len(items))
+	for i := range items {
+		out[i] = items[i].Message
+	}
+	return out, nil
+}
+
+// project decodes the surface events of a whole session, in parallel
+// ranges when it is long.
+func project(events []Event) (projection, error) {
 	parts := runtime.GOMAXPROCS(0)
 	if len(events) < parallelFrom || parts < 2 {
 		return deriveRange(events)
 	}
-	results := make([][]llm.Message, parts)
+	results := make([]projection, parts)
 	errs := make([]error, parts)
 	size := (len(events) + parts - 1) / parts
 	var wg sync.WaitGroup
@@ -42,22 +67,31 @@ func DeriveMessages(events []Event) ([]llm.Message, error) {
 		}()
 	}
 	wg.Wait()
-	total := 0
+	total, nops := 0, 0
 	for p := range parts {
 		if errs[p] != nil {
-			return nil, errs[p]
+			return projection{}, errs[p]
 		}
-		total += len(results[p])
+		total += len(results[p].msgs)
+		nops += len(results[p].ops)
 	}
-	out := make([]llm.Message, 0, total)
+	out := projection{msgs: make([]llm.Message, 0, total), seqs: make([]int64, 0, total)}
+	if nops > 0 {
+		out.ops = make([]surfaceOp, 0, nops)
+	}
 	for _, r := range results {
-		out = append(out, r...)
+		for _, op := range r.ops {
+			op.at += len(out.msgs)
+			out.ops = append(out.ops, op)
+		}
+		out.msgs = append(out.msgs, r.msgs...)
+		out.seqs = append(out.seqs, r.seqs...)
 	}
 	return out, nil
 }
 
 // deriveRange is the sequential projection of one range of events.
-func deriveRange(events []Event) ([]llm.Message, error) {
+func deriveRange(events []Event) (projection, error) {
 	n := 0
 	for i := range events {
 		switch events[i].Type {
@@ -65,26 +99,33 @@ func deriveRange(events []Event) ([]llm.Message, error) {
 			n++
 		}
 	}
-	out := make([]llm.Message, 0, n)
+	out := projection{msgs: make([]llm.Message, 0, n), seqs: make([]int64, 0, n)}
 	for i := range events {
 		e := &events[i]
 		var m llm.Message
+		var span *SurfaceSpan
 		var err error
 		switch e.Type {
 		case TypeUserMessage:
-			m, err = projectUser(e.Data)
+			m, span, err = projectUser(e.Data)
 		case TypeAssistantMessage:
 			m, err = projectAssistant(e.Data)
 		case TypeToolResult:
 			m, err = projectResult(e.Data)
+		case TypeToolPruned:
+			err = out.addPruned(e)
 		default:
 			continue
 		}
 		if err != nil {
-			return nil, surfaceError(e, err)
+			return projection{}, surfaceError(e, err)
 		}
-		if m.Role != "" {
-			out = append(out, m)
+		switch {
+		case span != nil:
+			out.ops = append(out.ops, surfaceOp{at: len(out.msgs), seq: e.Seq, span: *span, msg: m})
+		case m.Role != "":
+			out.msgs = append(out.msgs, m)
+			out.seqs = append(out.seqs, e.Seq)
 		}
 	}
 	return out, nil
@@ -93,18 +134,22 @@ func deriveRange(events []Event) ([]llm.Message, error) {
 // projectUser, projectAssistant and projectResult turn one surface event
 // into its message (Role empty: nothing to project). They try the fast
 // reader first and let encoding/json decide whatever it declines.
-func projectUser(data []byte) (llm.Message, error) {
+// projectUser also returns the span a summary replaces (nil for an
+// ordinary message).
+func projectUser(data []byte) (llm.Message, *SurfaceSpan, error) {
 	blocks, ok := fastUser(data)
+	var span *SurfaceSpan
 	if !ok {
 		var d struct {
-			Content []Block `json:"content"`
+			Content  []Block      `json:"content"`
+			Replaces *SurfaceSpan `json:"replaces"`
 		}
 		if err := json.Unmarshal(data, &d); err != nil {
-			return llm.Message{}, err
+			return llm.Message{}, nil, err
 		}
-		blocks = d.Content
+		blocks, span = d.Content, d.Replaces
 	}
-	return llm.Message{Role: llm.RoleUser, Content: joinText(blocks)}, nil
+	return llm.Message{Role: llm.RoleUser, Content: joinText(blocks)}, span, nil
 }
 
 func projectAssistant(data []byte) (llm.Message, error) {

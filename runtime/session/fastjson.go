@@ -283,8 +283,10 @@ func (r *jreader) strInto(dst *string) bool {
 }
 
 var (
-	blockKeys   = []string{"type", "text"}
-	contentKeys = []string{"content"}
+	blockKeys = []string{"type", "text"}
+	// userKeys: a user/message with "replaces" is a summary; the fast
+	// reader leaves those (rare) to encoding/json.
+	userKeys    = []string{"content", "replaces"}
 	messageKeys = []string{"message"}
 	// asstKeys are all fields of llm.Message: encoding/json type-checks
 	// them all, so the fast reader reads the ones it discards too.
@@ -316,7 +318,7 @@ func (r *jreader) blocks(dst *[]Block) bool {
 // fastUser reads the content of a user/message.
 func fastUser(data []byte) (blocks []Block, ok bool) {
 	r := &jreader{b: data}
-	ok = r.fields(contentKeys, func(int) bool { return r.blocks(&blocks) })
+	ok = r.fields(userKeys, func(i int) bool { return i == 0 && r.blocks(&blocks) })
 	return blocks, ok && r.end()
 }
 

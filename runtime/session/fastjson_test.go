@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -13,10 +14,15 @@ func slowProject(typ string, data []byte) (llm.Message, error) {
 	switch typ {
 	case TypeUserMessage:
 		var d struct {
-			Content []Block `json:"content"`
+			Content  []Block      `json:"content"`
+			Replaces *SurfaceSpan `json:"replaces"`
 		}
 		err := json.Unmarshal(data, &d)
-		return llm.Message{Role: llm.RoleUser, Content: joinText(d.Content)}, err
+		m := llm.Message{Role: llm.RoleUser, Content: joinText(d.Content)}
+		if d.Replaces != nil {
+			m.Name = fmt.Sprintf("replaces %d..%d", d.Replaces.From, d.Replaces.To)
+		}
+		return m, err
 	case TypeAssistantMessage:
 		var d struct {
 			Message llm.Message `json:"message"`
@@ -38,7 +44,16 @@ func slowProject(typ string, data []byte) (llm.Message, error) {
 }
 
 var fastProject = map[string]func([]byte) (llm.Message, error){
-	TypeUserMessage: projectUser, TypeAssistantMessage: projectAssistant, TypeToolResult: projectResult,
+	TypeUserMessage: func(data []byte) (llm.Message, error) {
+		// The span travels beside the message; fold it in so the
+		// comparison covers it (slowProject does the same).
+		m, span, err := projectUser(data)
+		if span != nil {
+			m.Name = fmt.Sprintf("replaces %d..%d", span.From, span.To)
+		}
+		return m, err
+	},
+	TypeAssistantMessage: projectAssistant, TypeToolResult: projectResult,
 }
 
 func FuzzFastSurfaceAgreesWithEncodingJSON(f *testing.F) {
@@ -49,6 +64,7 @@ func FuzzFastSurfaceAgreesWithEncodingJSON(f *testing.F) {
 		`{"callId":"c","name":"read","content":[{"type":"text","text":"a"},{"type":"image"},{"type":"text","text":"b"}],"isError":true,"error":{"code":"X","message":"m"}}`,
 		`{"Content":[{"type":"text","text":"case"}]}`,
 		`{"content":[{"type":"text","text":"a"}],"content":[{"text":"b"}]}`,
+		`{"content":[{"type":"text","text":"sum"}],"replaces":{"from":3,"to":9}}`, `{"content":[],"replaces":null}`,
 		`{"content":null}`, `null`, `{"content":[1]}`, `{"x":[1e5,-0.5,true,false,null,{}]}`,
 		"{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}", `{"content":[{"text":"\ud83d\ude00"}]}`,
 	}

@@ -26,7 +26,7 @@ var builtins map[string]builtinFunc
 
 func init() {
 	builtins = map[string]builtinFunc{}
-	for _, table := range append([]map[string]builtinFunc{textCommands, columnCommands, fileCommands, findCommands, diffCommands, miscCommands, grepCommands, sedCommands}, addedCommands...) {
+	for _, table := range append([]map[string]builtinFunc{textCommands, columnCommands, fileCommands, findCommands, diffCommands, miscCommands, grepCommands, sedCommands, specCommands}, addedCommands...) {
 		for name, f := range table {
 			builtins[name] = f
 		}

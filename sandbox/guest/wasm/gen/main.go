@@ -3,9 +3,18 @@
 // run by `go generate ./sandbox/guest/wasm`; -out writes elsewhere (the
 // reproducibility test uses it).
 //
-// The build replaces mvdan.cc/sh's interp/stdin_os.go with our
-// _overlay/interp_stdin_os.go (see stageInterpreter), because wasip1 has no
-// os.Pipe and the interpreter's pipes would otherwise fail.
+// The guest is built against a staged copy of mvdan.cc/sh/v3 with our
+// overlay (see stageInterpreter), laid out as:
+//
+//	_overlay/<pkg>/<file>.go          our file: replaces the upstream file of
+//	                                  that name (interp/stdin_os.go: wasip1 has
+//	                                  no os.Pipe) or is added to the package
+//	_overlay/patches/<pkg>_<file>.patch  a unified diff against the upstream
+//	                                  file, applied strictly; each change in it
+//	                                  names the upstream bug it works around
+//
+// The patches are made against upstreamVersion only; a different module
+// version in go.mod is refused until they are redone.
 package main
 
 import (
@@ -20,24 +29,31 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/ptc-dev/ptc/sandbox/guest/wasm/internal/srchash"
 )
 
 func main() {
 	out := flag.String("out", ".", "directory to write ptcguest.wasm.gz and ptcguest.sum to")
+	tags := flag.String("tags", "", "extra build tags (the spec-compat harness builds with ptcspec)")
 	flag.Parse()
-	if err := generate(*out); err != nil {
+	if err := generate(*out, *tags); err != nil {
 		fmt.Fprintf(os.Stderr, "gen: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func generate(out string) error {
+func generate(out, tags string) error {
 	root, err := srchash.ModuleRoot(".")
 	if err != nil {
 		return err
 	}
+	unlock, err := lockStage(root)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	tmp, err := os.MkdirTemp("", "ptcguest-build-")
 	if err != nil {
 		return err
@@ -55,7 +71,7 @@ func generate(out string) error {
 	}
 	wasmPath := filepath.Join(tmp, "ptcguest.wasm")
 	build := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false",
-		"-ldflags=-s -w", "-modfile", modfile, "-o", wasmPath, "./sandbox/guest/cmd/ptcguest")
+		"-ldflags=-s -w", "-tags="+tags, "-modfile", modfile, "-o", wasmPath, "./sandbox/guest/cmd/ptcguest")
 	build.Dir = root
 	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0", "GOFLAGS=")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
@@ -81,21 +97,48 @@ func generate(out string) error {
 	return os.WriteFile(filepath.Join(out, "ptcguest.sum"), []byte(sum), 0o644)
 }
 
+// lockStage serialises builds of one tree: they all stage the interpreter
+// at the same path (the path is recorded in the binary, so it cannot vary),
+// and go test runs the packages that build the guest in parallel.
+func lockStage(root string) (unlock func(), err error) {
+	sum := sha256.Sum256([]byte(root))
+	name := filepath.Join(os.TempDir(), "ptcguest-stage-"+hex.EncodeToString(sum[:8])+".lock")
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("locking the build stage: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking the build stage: %w", err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// upstreamVersion is the mvdan.cc/sh/v3 version the overlay patches apply to.
+const upstreamVersion = "v3.14.1"
+
 // stageInterpreter copies the mvdan.cc/sh/v3 module from the module cache
-// (Go sources and go.mod only) to stageDir with interp/stdin_os.go replaced
-// by our _overlay/interp_stdin_os.go, and writes a go.mod/go.sum pair to
-// tmp that points the module there. The go tool refuses -overlay for files
+// (Go sources and go.mod only) to stageDir with the overlay applied (see
+// the package comment), and writes a go.mod/go.sum pair to tmp that points
+// the module there. The go tool refuses -overlay for files
 // in the module cache, hence the staged copy; it is deleted after the build
 // and never committed. The replace path is relative so the module info the
 // linker records is the same on every machine.
 func stageInterpreter(root, stageDir, tmp string) (modfile string, err error) {
-	list := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "mvdan.cc/sh/v3")
+	list := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{.Version}}", "mvdan.cc/sh/v3")
 	list.Dir = root
-	dir, err := list.Output()
+	info, err := list.Output()
 	if err != nil {
 		return "", fmt.Errorf("locating mvdan.cc/sh/v3 (run go mod download): %w", err)
 	}
-	src := strings.TrimSpace(string(dir))
+	src, version, _ := strings.Cut(strings.TrimSpace(string(info)), " ")
+	if version != upstreamVersion {
+		return "", fmt.Errorf("the interpreter overlay is made for mvdan.cc/sh/v3 %s, go.mod has %s: redo the patches in %s", upstreamVersion, version, srchash.Overlay)
+	}
+	ov, err := readOverlay(filepath.Join(root, filepath.FromSlash(srchash.Overlay)))
+	if err != nil {
+		return "", err
+	}
 	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -108,19 +151,18 @@ func stageInterpreter(root, stageDir, tmp string) (modfile string, err error) {
 		if strings.Contains(rel, "testdata") {
 			return nil
 		}
-		if rel == filepath.Join("interp", "stdin_os.go") {
-			p = filepath.Join(root, "sandbox", "guest", "wasm", "_overlay", "interp_stdin_os.go")
-		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		to := filepath.Join(stageDir, rel)
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		if data, err = ov.apply(filepath.ToSlash(rel), data); err != nil {
 			return err
 		}
-		return os.WriteFile(to, data, 0o644)
+		return writeStaged(stageDir, rel, data)
 	})
+	if err == nil {
+		err = ov.addNew(stageDir)
+	}
 	if err != nil {
 		return "", fmt.Errorf("staging the interpreter: %w", err)
 	}

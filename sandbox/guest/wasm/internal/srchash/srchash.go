@@ -19,6 +19,10 @@ import (
 // excluded, since they do not reach the binary) make up the guest.
 var Roots = []string{"sandbox/guest", "sandbox/proto"}
 
+// Overlay is the module-relative directory of the interpreter overlay:
+// every file in it (Go files and patches alike) reaches the binary.
+const Overlay = "sandbox/guest/wasm/_overlay"
+
 // Module is the one dependency whose go.sum lines are part of the hash.
 const Module = "mvdan.cc/sh/v3 "
 
@@ -32,9 +36,11 @@ func Hash(moduleRoot string) (string, error) {
 			if err != nil {
 				return err
 			}
-			if d.Type().IsRegular() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
-				rel, _ := filepath.Rel(moduleRoot, p)
-				files = append(files, filepath.ToSlash(rel))
+			rel, _ := filepath.Rel(moduleRoot, p)
+			rel = filepath.ToSlash(rel)
+			overlay := strings.HasPrefix(rel, Overlay+"/")
+			if d.Type().IsRegular() && (overlay || strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go")) {
+				files = append(files, rel)
 			}
 			return nil
 		})
