@@ -6,14 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ptc-dev/ptc/harness"
 )
 
 // Options chooses how much to measure.
 type Options struct {
 	// Quick takes fewer samples and a 100 k-event session instead of 1 M.
 	Quick bool
-	// Session runs the scripted turns; nil skips the token comparison.
-	Session SessionFunc
+	// SkipTokens leaves out the token comparison (the scripted sessions).
+	SkipTokens bool
 	// Scratch is a directory for the fixture, scripts and stores; it must
 	// exist and is left for the caller to remove.
 	Scratch string
@@ -67,16 +69,10 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if ws, err := filepath.EvalSymlinks(workspace); err == nil {
 		workspace = ws
 	}
-	if o.Session != nil {
-		scripts := filepath.Join(o.Scratch, "scripts")
-		if err := os.MkdirAll(scripts, 0o755); err != nil {
+	if !o.SkipTokens {
+		if err := tokens(ctx, rep, fx, workspace, o.Scratch); err != nil {
 			return nil, err
 		}
-		var err error
-		if rep.Tokens, err = runTokens(ctx, o.Session, fx, workspace, scripts); err != nil {
-			return nil, err
-		}
-		rep.Total = total(rep.Tokens)
 	}
 	var err error
 	if rep.Bash, err = runBash(ctx, workspace, n.bash); err != nil {
@@ -90,6 +86,25 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// tokens runs the scripted sessions in a private home under scratch, so
+// the user's sessions are left alone.
+func tokens(ctx context.Context, rep *Report, fx *Fixture, workspace, scratch string) error {
+	scripts := filepath.Join(scratch, "scripts")
+	if err := os.MkdirAll(scripts, 0o755); err != nil {
+		return err
+	}
+	home, err := harness.OpenHome(filepath.Join(scratch, "home"))
+	if err != nil {
+		return err
+	}
+	defer home.Close()
+	if rep.Tokens, err = runTokens(ctx, home, fx, workspace, scripts); err != nil {
+		return err
+	}
+	rep.Total = total(rep.Tokens)
+	return nil
 }
 
 func total(rs []TokenResult) TokenTotal {

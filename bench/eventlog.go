@@ -35,7 +35,7 @@ func runEventLog(ctx context.Context, dir string, n int) (EventLogResult, error)
 		return r, err
 	}
 	defer store.Close()
-	if err := store.Create(ctx, session.Header{ID: "bench", Version: session.FormatVersion, Cwd: "/w"}); err != nil {
+	if err := store.Create(ctx, session.Header{ID: "bench", Version: session.FormatVersion, Settings: session.Settings{Workspace: "/w"}}); err != nil {
 		return r, err
 	}
 	start := time.Now()

@@ -8,7 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/runtime/llm/backend"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
 // SessionSpec is one headless turn to run: a preset, a script file for
@@ -20,11 +23,27 @@ type SessionSpec struct {
 	Prompt    string
 }
 
-// SessionFunc runs one turn the way the CLI does (the same preset
-// loading, system prompt, toolset and agent) and returns the session's
-// events and the turn's final text. The CLI injects it, so this package
-// measures the real wiring without importing the command.
-type SessionFunc func(ctx context.Context, s SessionSpec) (events []session.Event, text string, err error)
+// runSession runs one scripted turn through the same composition as `ptc
+// run` (package harness: preset loading, system prompt, toolset, agent,
+// store) in the private home, and returns the session's events and the
+// turn's final text.
+func runSession(ctx context.Context, home *harness.Home, s SessionSpec) ([]session.Event, string, error) {
+	sess, err := harness.Open(ctx, home, harness.Options{Settings: session.Settings{
+		Preset: s.Preset, Model: backend.ScriptPrefix + s.Script, Workspace: s.Workspace, Approval: string(tools.PolicyNever),
+	}})
+	if err != nil {
+		return nil, "", err
+	}
+	defer sess.Close()
+	res, err := sess.Run(ctx, s.Prompt)
+	if err != nil {
+		return nil, "", err
+	}
+	if res.Reason != session.ReasonCompleted {
+		return nil, "", fmt.Errorf("the turn ended %s %s", res.Reason, res.Failure)
+	}
+	return sess.Events(), res.Text, nil
+}
 
 // PresetRun is what one preset spent on a task.
 type PresetRun struct {
@@ -47,7 +66,7 @@ type TokenResult struct {
 
 // runTokens runs every task with both presets in workspace, writing the
 // scripts under scratch.
-func runTokens(ctx context.Context, run SessionFunc, fx *Fixture, workspace, scratch string) ([]TokenResult, error) {
+func runTokens(ctx context.Context, home *harness.Home, fx *Fixture, workspace, scratch string) ([]TokenResult, error) {
 	var out []TokenResult
 	for _, t := range Tasks {
 		r := TokenResult{Task: t.Name, Expected: t.Answer(fx)}
@@ -70,7 +89,7 @@ func runTokens(ctx context.Context, run SessionFunc, fx *Fixture, workspace, scr
 			if err := os.WriteFile(file, p.body, 0o644); err != nil {
 				return nil, err
 			}
-			events, text, err := run(ctx, SessionSpec{Preset: p.preset, Script: file, Workspace: workspace, Prompt: t.Prompt})
+			events, text, err := runSession(ctx, home, SessionSpec{Preset: p.preset, Script: file, Workspace: workspace, Prompt: t.Prompt})
 			if err != nil {
 				return nil, fmt.Errorf("task %s, preset %s: %w", t.Name, p.preset, err)
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/tools"
@@ -38,11 +38,16 @@ func newExecCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ws, err := resolveWorkspace(workspace)
+			ws, err := harness.ResolveWorkspace(workspace, nil)
 			if err != nil {
 				return err
 			}
-			set, err := loadPresets(home)
+			h, err := harness.OpenHome(home)
+			if err != nil {
+				return err
+			}
+			defer h.Close()
+			set, err := h.Presets()
 			if err != nil {
 				return err
 			}
@@ -52,11 +57,10 @@ func newExecCmd() *cobra.Command {
 			}
 			// A program makes many calls: keep the instance pool (ptc sh,
 			// which runs one command, does without it).
-			host, err := newHost(home)
+			host, err := h.Host()
 			if err != nil {
 				return err
 			}
-			defer host.Close(context.Background())
 			reg, err := execRegistry(preset, host, ws, m)
 			if err != nil {
 				return err
@@ -105,7 +109,7 @@ func readProgram(arg string, stdin io.Reader) (string, error) {
 // out (the program is already running). Escalations are denied: there is
 // nobody to ask.
 func execRegistry(p *presets.Preset, host *sandbox.Host, ws string, m sandbox.Mode) (*tools.Registry, error) {
-	reg, err := buildToolset(toolsetConfig{preset: p, workspace: ws, sandbox: string(m), host: host, approval: tools.PolicyNever})
+	reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p, Workspace: ws, Sandbox: string(m), Host: host, Approval: tools.PolicyNever})
 	if err != nil {
 		return nil, err
 	}

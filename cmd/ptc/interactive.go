@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -38,13 +37,12 @@ func interactive(c *cobra.Command, f *runFlags) error {
 	pr.sessionID = a.ID()
 	fmt.Fprintf(errw, "ptc session %s — Ctrl-C cancels a running turn, Ctrl-D exits\n", a.ID())
 
-	turns := &turnCanceller{}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 	go func() {
 		for range sigs {
-			if !turns.cancel() {
+			if !a.sess.Cancel() {
 				fmt.Fprintln(errw, "\n(no turn is running; press Ctrl-D to exit)")
 			}
 		}
@@ -56,9 +54,7 @@ func interactive(c *cobra.Command, f *runFlags) error {
 		line, err := in.ReadString('\n')
 		text := strings.TrimSpace(line)
 		if text != "" {
-			ctx := turns.start(c.Context())
-			res, rerr := a.agent.RunTurn(ctx, text)
-			turns.done()
+			res, rerr := a.sess.Run(c.Context(), text)
 			if rerr != nil {
 				return rerr
 			}
@@ -80,40 +76,6 @@ func interactive(c *cobra.Command, f *runFlags) error {
 			return err
 		}
 	}
-}
-
-// turnCanceller holds the cancel function of the running turn, if any.
-type turnCanceller struct {
-	mu   sync.Mutex
-	stop context.CancelFunc
-}
-
-func (t *turnCanceller) start(parent context.Context) context.Context {
-	ctx, cancel := context.WithCancel(parent)
-	t.mu.Lock()
-	t.stop = cancel
-	t.mu.Unlock()
-	return ctx
-}
-
-func (t *turnCanceller) done() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.stop != nil {
-		t.stop()
-		t.stop = nil
-	}
-}
-
-func (t *turnCanceller) cancel() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.stop == nil {
-		return false
-	}
-	t.stop()
-	t.stop = nil
-	return true
 }
 
 // interruptContext is cancelled by Ctrl-C, which cancels the running

@@ -63,7 +63,7 @@ func runOnce(c *cobra.Command, f *runFlags, input string) error {
 
 	ctx, stop := interruptContext(c.Context())
 	defer stop()
-	res, err := a.agent.RunTurn(ctx, input)
+	res, err := a.sess.Run(ctx, input)
 	if err != nil {
 		return err
 	}

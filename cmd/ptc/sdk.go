@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sdkgen"
 )
@@ -112,7 +113,7 @@ func toolsFromPreset(home, preset string) ([]sdkgen.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := buildToolset(toolsetConfig{preset: p})
+	reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p})
 	if err != nil {
 		return nil, err
 	}

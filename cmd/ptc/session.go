@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
@@ -74,8 +75,8 @@ func newSessionCmd() *cobra.Command {
 func loadSession(ctx context.Context, home, id string) (session.Header, []session.Event, error) {
 	store, err := openStore(home, true)
 	if errors.Is(err, session.ErrNotFound) {
-		h, _ := resolveHome(home)
-		return session.Header{}, nil, unknownSession(id, session.StoreDir(h))
+		h, _ := harness.OpenHome(home)
+		return session.Header{}, nil, unknownSession(id, session.StoreDir(h.Dir()))
 	}
 	if err != nil {
 		return session.Header{}, nil, err
@@ -97,7 +98,7 @@ func nonNil(events []session.Event) []session.Event {
 
 func showText(w io.Writer, h session.Header, events []session.Event) error {
 	created := time.UnixMilli(h.CreatedAt).Local().Format(time.DateTime)
-	fmt.Fprintf(w, "session %s\ncreated %s  workspace %s  model %s  preset %s\n\n", h.ID, created, h.Cwd, h.Model, h.Preset)
+	fmt.Fprintf(w, "session %s\ncreated %s  workspace %s  model %s  preset %s\n\n", h.ID, created, h.Workspace, h.Model, h.Preset)
 	for _, e := range events {
 		if e.Type == session.TypeAssistantChunk {
 			continue

@@ -62,7 +62,7 @@ func printSummaries(c *cobra.Command, output string, list []session.Summary) err
 	fmt.Fprintln(tw, "ID\tUPDATED\tEVENTS\tMODEL\tWORKSPACE")
 	for _, s := range list {
 		updated := time.UnixMilli(s.UpdatedAt).Local().Format("2006-01-02 15:04")
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.Header.ID, updated, s.Events, s.Header.Model, s.Header.Cwd)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.Header.ID, updated, s.Events, s.Header.Model, s.Header.Workspace)
 	}
 	return tw.Flush()
 }

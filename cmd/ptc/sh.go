@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/sandbox"
 	sandboxtools "github.com/ptc-dev/ptc/sandbox/tools"
 )
@@ -26,7 +27,7 @@ func newShCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ws, err := resolveWorkspace(workspace)
+			ws, err := harness.ResolveWorkspace(workspace, nil)
 			if err != nil {
 				return err
 			}

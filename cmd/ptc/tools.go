@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -27,7 +28,7 @@ func newToolsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			reg, err := buildToolset(toolsetConfig{preset: p})
+			reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p})
 			if err != nil {
 				return err
 			}

@@ -182,7 +182,7 @@ func setMeta(txn *badger.Txn, h Header, old, m meta) error {
 		if err := txn.Delete(recentKey(old.updatedAt, h.ID)); err != nil {
 			return err
 		}
-		if err := txn.Delete(workKey(h.Cwd, old.updatedAt, h.ID)); err != nil {
+		if err := txn.Delete(workKey(h.Workspace, old.updatedAt, h.ID)); err != nil {
 			return err
 		}
 	}
@@ -190,7 +190,7 @@ func setMeta(txn *badger.Txn, h Header, old, m meta) error {
 		if err := txn.Set(recentKey(m.updatedAt, h.ID), nil); err != nil {
 			return err
 		}
-		if err := txn.Set(workKey(h.Cwd, m.updatedAt, h.ID), nil); err != nil {
+		if err := txn.Set(workKey(h.Workspace, m.updatedAt, h.ID), nil); err != nil {
 			return err
 		}
 	}

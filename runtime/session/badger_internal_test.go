@@ -19,7 +19,7 @@ func TestBadgerTornRecordIsDroppedAndTruncated(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.Create(ctx, Header{ID: "s", Cwd: "/w", Version: FormatVersion}); err != nil {
+	if err := s.Create(ctx, Header{ID: "s", Settings: Settings{Workspace: "/w"}, Version: FormatVersion}); err != nil {
 		t.Fatal(err)
 	}
 	good := []Event{

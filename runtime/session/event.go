@@ -21,19 +21,21 @@ type Event struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// Header describes a session; it is stored beside the events.
-// Parent and ParentSeq are set for forks and subagents (ParentSeq is the
-// last copied event of the parent).
+// Header describes a session; it is stored beside the events and never
+// changed. Settings are the ones the session was created with (later
+// changes are session/settings events; see CurrentSettings). Parent and
+// ParentSeq are set for forks and subagents (ParentSeq is the last copied
+// event of the parent); ParentCall is the parent's call that started a
+// subagent.
 type Header struct {
 	ID        string `json:"id"`
 	CreatedAt int64  `json:"createdAt"`
-	Cwd       string `json:"cwd"`
-	Preset    string `json:"preset,omitempty"`
-	Model     string `json:"model,omitempty"`
-	Parent    string `json:"parent,omitempty"`
-	ParentSeq int64  `json:"parentSeq,omitempty"`
-	Depth     int    `json:"depth"`
-	Version   int    `json:"version"`
+	Settings
+	Parent     string `json:"parent,omitempty"`
+	ParentSeq  int64  `json:"parentSeq,omitempty"`
+	ParentCall string `json:"parentCall,omitempty"`
+	Depth      int    `json:"depth"`
+	Version    int    `json:"version"`
 }
 
 // Event types. Names are part of the public format: add, never rename.

@@ -15,7 +15,7 @@ func ExampleLog() {
 	ctx := context.Background()
 	store := session.NewMemStore() // session.OpenBadger(session.StoreDir(home), …) on disk
 	clock := time.UnixMilli(1_800_000_000_000)
-	log, err := session.Create(ctx, store, session.Header{ID: "demo", Cwd: "/repo"}, session.LogOptions{
+	log, err := session.Create(ctx, store, session.Header{ID: "demo", Settings: session.Settings{Workspace: "/repo"}}, session.LogOptions{
 		Now: func() time.Time { return clock },
 	})
 	if err != nil {

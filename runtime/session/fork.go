@@ -28,8 +28,7 @@ func Fork(ctx context.Context, store Store, srcID string, uptoTurn int, newID st
 	}
 	parentSeq := int64(cut)
 	h := Header{
-		ID: newID, CreatedAt: now.UnixMilli(), Cwd: src.Header.Cwd,
-		Preset: src.Header.Preset, Model: src.Header.Model,
+		ID: newID, CreatedAt: now.UnixMilli(), Settings: src.Header.Settings,
 		Parent: srcID, ParentSeq: parentSeq, Depth: src.Header.Depth + 1,
 		Version: FormatVersion,
 	}

@@ -42,7 +42,7 @@ func TestFork(t *testing.T) {
 				return
 			}
 			must(t, err)
-			if h.Parent != "parent" || h.ParentSeq != int64(c.wantCut) || h.Depth != 1 || h.Cwd != "/w" || h.CreatedAt != now.UnixMilli() {
+			if h.Parent != "parent" || h.ParentSeq != int64(c.wantCut) || h.Depth != 1 || h.Workspace != "/w" || h.CreatedAt != now.UnixMilli() {
 				t.Fatalf("header = %+v", h)
 			}
 			got, err := session.LoadSession(ctx, store, "child")

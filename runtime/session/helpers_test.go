@@ -93,7 +93,7 @@ func (s *script) completeTurn(turn int) *script {
 func storeWith(t testing.TB, store session.Store, id string, events []session.Event) {
 	t.Helper()
 	ctx := context.Background()
-	must(t, store.Create(ctx, session.Header{ID: id, CreatedAt: 1, Cwd: "/w", Version: session.FormatVersion}))
+	must(t, store.Create(ctx, session.Header{ID: id, CreatedAt: 1, Settings: session.Settings{Workspace: "/w"}, Version: session.FormatVersion}))
 	if len(events) > 0 {
 		must(t, store.Append(ctx, id, events, true))
 	}

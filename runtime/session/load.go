@@ -16,7 +16,7 @@ var knownTypes = map[string]bool{
 	TypePtcDispatchStart: true, TypePtcDispatch: true, TypePtcLog: true,
 	TypeRequestHeader: true, TypeEndSeed: true, TypeSandboxMode: true,
 	TypeApprovalPolicy: true, TypeApprovalAsked: true, TypeApprovalDecided: true,
-	TypeLLMRetry: true, TypeTodoWrite: true,
+	TypeLLMRetry: true, TypeTodoWrite: true, TypeSettings: true,
 	TypeContextMeter: true, TypeToolPruned: true,
 	TypeCompactionStart: true, TypeCompactionSummary: true, TypeCompactionEnd: true,
 }

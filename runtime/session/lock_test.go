@@ -38,7 +38,7 @@ func holdStore(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Create(ctx, session.Header{ID: "held", CreatedAt: 1, Cwd: "/w", Version: 1}); err != nil {
+	if err := s.Create(ctx, session.Header{ID: "held", CreatedAt: 1, Settings: session.Settings{Workspace: "/w"}, Version: 1}); err != nil {
 		return err
 	}
 	ev := session.Event{Seq: 0, Type: session.TypeTurnStart, Time: 2, Data: json.RawMessage(`{"turn":1}`)}

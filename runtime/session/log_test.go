@@ -36,7 +36,7 @@ func TestLogNumbersStampsAndFillsTheHeader(t *testing.T) {
 	ctx := context.Background()
 	clock := newClock()
 	var seen []int64
-	log, err := session.Create(ctx, session.NewMemStore(), session.Header{Cwd: "/w"}, session.LogOptions{
+	log, err := session.Create(ctx, session.NewMemStore(), session.Header{Settings: session.Settings{Workspace: "/w"}}, session.LogOptions{
 		Now: clock.Now, Rand: bytes.NewReader([]byte{0xa1, 0xb2, 0xc3}),
 		OnEvent: func(e session.Event) { seen = append(seen, e.Seq) },
 	})

@@ -93,7 +93,7 @@ func (m *MemStore) List(ctx context.Context, opts ListOptions) ([]Summary, error
 	}
 	var out []Summary
 	for _, s := range m.sessions {
-		if opts.Cwd != "" && s.header.Cwd != opts.Cwd {
+		if opts.Cwd != "" && s.header.Workspace != opts.Cwd {
 			continue
 		}
 		out = append(out, Summary{Header: s.header, UpdatedAt: s.updatedAt, Events: int64(len(s.events))})

@@ -85,7 +85,7 @@ func must(t *testing.T, err error) {
 }
 
 func header(id, cwd string, created int64) session.Header {
-	return session.Header{ID: id, CreatedAt: created, Cwd: cwd, Preset: "ptc", Version: session.FormatVersion}
+	return session.Header{ID: id, CreatedAt: created, Settings: session.Settings{Workspace: cwd, Preset: "ptc"}, Version: session.FormatVersion}
 }
 
 // events makes n events from seq first, all stamped at time.
@@ -302,7 +302,7 @@ func testList(t *testing.T, s session.Store) {
 	}
 	got, err := s.List(ctx, session.ListOptions{Limit: 1})
 	must(t, err)
-	if got[0].Events != 3 || got[0].UpdatedAt != 400 || got[0].Header.Cwd != "/w1" {
+	if got[0].Events != 3 || got[0].UpdatedAt != 400 || got[0].Header.Workspace != "/w1" {
 		t.Fatalf("summary = %+v, want 3 events updated at 400 in /w1", got[0])
 	}
 	t.Run("updatedAt is the latest event time even when a batch ends earlier", func(t *testing.T) {

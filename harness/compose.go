@@ -1,0 +1,111 @@
+package harness
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/ptc-dev/ptc/presets"
+	"github.com/ptc-dev/ptc/ptc"
+	"github.com/ptc-dev/ptc/runtime/agent"
+	"github.com/ptc-dev/ptc/runtime/llm/backend"
+	"github.com/ptc-dev/ptc/runtime/prompt"
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox"
+)
+
+// composition is everything one set of settings turns into: the agent's
+// config and the registry behind it. A settings change between turns
+// builds a new composition for the same log.
+type composition struct {
+	cfg agent.Config
+	reg *tools.Registry
+}
+
+// composeInput is what compose needs besides the settings: the parts that
+// stay the same for the life of a session.
+type composeInput struct {
+	id       string
+	preset   *presets.Preset
+	settings session.Settings
+	host     *sandbox.Host
+	spill    string
+	answerer tools.Answerer
+	getenv   func(string) string
+	now      func() time.Time
+	extra    []tools.Tool
+	buildReg func(ToolsetConfig) (*tools.Registry, error)
+	retry    agent.Retrier
+	hooks    agent.Hooks
+}
+
+// compose wires the preset (prompt sections, snapshots, tool set) and the
+// settings into the agent's config. The approval policy is parsed once
+// here and given both to the sandbox tools (escalations) and to the
+// runner (every other call).
+func compose(in composeInput) (composition, error) {
+	s := in.settings
+	provider, model, err := backend.Open(s.Model, s.BaseURL, in.getenv)
+	if err != nil {
+		return composition{}, err
+	}
+	policy, err := tools.ParsePolicy(s.Approval)
+	if err != nil {
+		return composition{}, err
+	}
+	build := in.buildReg
+	if build == nil {
+		build = Toolset
+	}
+	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Approval: policy, Extra: in.extra})
+	if err != nil {
+		return composition{}, err
+	}
+	sections, err := SystemSections(in.preset, reg)
+	if err != nil {
+		return composition{}, err
+	}
+	today := in.now().Format("2006-01-02")
+	vars := map[string]string{"cwd": s.Workspace, "workspace": s.Workspace, "model": model, "preset": in.preset.ID, "os": runtime.GOOS, "date": today}
+	system, err := prompt.Render(sections, vars)
+	if err != nil {
+		return composition{}, fmt.Errorf("preset %s: %w", in.preset.ID, err)
+	}
+	cfg := agent.Config{
+		Provider: provider,
+		Model:    model,
+		System:   system,
+		MaxSteps: s.MaxSteps,
+		Retry:    in.retry,
+		Hooks:    in.hooks,
+		Env:      &tools.Env{SessionID: in.id, Workspace: s.Workspace, SpillDir: in.spill, Answerer: in.answerer},
+		Tools:    agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: policy})),
+	}
+	if in.preset.Snapshots {
+		ctx := prompt.Context{Sandbox: s.Sandbox, Approval: s.Approval, Workspace: s.Workspace, Date: today}
+		cfg.Context = func() prompt.Context { return ctx }
+	}
+	return composition{cfg: cfg, reg: reg}, nil
+}
+
+// SystemSections are the preset's prompt sections plus, when programs
+// call tools (presentation ptc or both), the PTC rule and the SDK
+// declarations of every tool a program may call.
+func SystemSections(preset *presets.Preset, reg *tools.Registry) ([]prompt.Section, error) {
+	sections := preset.PromptSections()
+	if reg.Presentation() == tools.PresentNative {
+		return sections, nil
+	}
+	var programs []tools.Tool
+	for _, s := range reg.ProgramSpecs() {
+		if t, ok := reg.Lookup(s.Name); ok {
+			programs = append(programs, t)
+		}
+	}
+	extra, err := ptc.Sections(programs)
+	if err != nil {
+		return nil, fmt.Errorf("preset %s: rendering the SDK section: %w", preset.ID, err)
+	}
+	return append(sections, extra...), nil
+}

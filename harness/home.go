@@ -1,0 +1,143 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/ptc-dev/ptc/presets"
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/sandbox"
+)
+
+// Home is one ptc home directory as a process uses it: the presets found
+// there, its sessions, its spill area and the one sandbox host every
+// session of the process shares (so the guest is compiled once, and a
+// subagent runs in its parent's sandbox). It is safe for concurrent use.
+type Home struct {
+	dir string
+
+	mu      sync.Mutex
+	presets *presets.Set
+	host    *sandbox.Host
+	events  *session.BadgerStore
+	closed  bool
+}
+
+// OpenHome returns the home at dir ("" means $PTC_HOME, else ~/.ptc). It
+// touches nothing on disk until something needs it. The caller closes it
+// after the sessions opened from it.
+func OpenHome(dir string) (*Home, error) {
+	if dir == "" {
+		d, err := session.DefaultHome()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("the ptc home %s: %w", dir, err)
+	}
+	return &Home{dir: abs}, nil
+}
+
+// Dir is the home's absolute path.
+func (h *Home) Dir() string { return h.dir }
+
+// Presets loads the embedded presets and the user's under <home>/presets
+// once, validated against the tools this build can construct.
+func (h *Home) Presets() (*presets.Set, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.presets == nil {
+		set, err := presets.Load(h.dir, KnownToolNames())
+		if err != nil {
+			return nil, err
+		}
+		h.presets = set
+	}
+	return h.presets, nil
+}
+
+// Host is the process's sandbox host, made on first use with the spill
+// area mounted read-only; the guest starts compiling in the background.
+func (h *Home) Host() (*sandbox.Host, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, errors.New("the ptc home is closed")
+	}
+	if h.host == nil {
+		spill := filepath.Join(h.dir, "spill")
+		if err := os.MkdirAll(spill, 0o700); err != nil {
+			return nil, fmt.Errorf("cannot create the spill area: %w", err)
+		}
+		h.host = sandbox.NewHost(sandbox.Config{ReadOnlyDirs: []string{spill}})
+		h.host.Warm()
+	}
+	return h.host, nil
+}
+
+// SpillDir is where results too large for the model's context are kept
+// in full: <home>/spill/<session id>, outside the workspace so a session
+// leaves nothing behind in the repository. The sandbox mounts the spill
+// area read-only so the read tool can page through it.
+func (h *Home) SpillDir(id string) string { return filepath.Join(h.dir, "spill", id) }
+
+// store is the home's session store, opened read-write on first use.
+func (h *Home) store() (*session.BadgerStore, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, errors.New("the ptc home is closed")
+	}
+	if h.events == nil {
+		st, err := session.OpenBadger(session.StoreDir(h.dir), session.BadgerOptions{})
+		if err != nil {
+			return nil, err
+		}
+		h.events = st
+	}
+	return h.events, nil
+}
+
+// Close releases the session store and stops the sandbox host. Sessions
+// must be closed first.
+func (h *Home) Close() error {
+	h.mu.Lock()
+	host, events := h.host, h.events
+	h.host, h.events, h.closed = nil, nil, true
+	h.mu.Unlock()
+	var err error
+	if events != nil {
+		err = events.Close()
+	}
+	if host != nil {
+		err = errors.Join(err, host.Close(context.Background()))
+	}
+	return err
+}
+
+// ResolveWorkspace returns dir ("" means the current directory) as an
+// absolute path with symlinks resolved: the sandbox mounts it at that
+// path, so every path a tool prints is the real one on the host too.
+func ResolveWorkspace(dir string, getwd func() (string, error)) (string, error) {
+	if getwd == nil {
+		getwd = os.Getwd
+	}
+	if dir == "" || !filepath.IsAbs(dir) {
+		wd, err := getwd()
+		if err != nil {
+			return "", err
+		}
+		dir = filepath.Join(wd, dir)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("the workspace %s is not a directory; pass an existing directory to --workspace", dir)
+	}
+	return filepath.EvalSymlinks(dir)
+}

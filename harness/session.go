@@ -1,0 +1,326 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ptc-dev/ptc/runtime/agent"
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// Options open a session. The zero value starts a new session in the
+// current directory with the default preset (and needs a model key).
+type Options struct {
+	// Resume names the session to continue: an id, or a prefix of exactly
+	// one id. Empty starts a new session.
+	Resume string
+	// Settings of a new session; zero fields take defaults. On resume
+	// only the fields named in Override are taken from here, replacing
+	// the recorded ones; that change is logged as session/settings.
+	Settings session.Settings
+	Override []session.Field
+	// Answerer puts approvals and ask_user_question to a person; nil
+	// makes approvals fail closed (tools.ErrNoAnswerer).
+	Answerer tools.Answerer
+	// Observer sees every event of the session as it is appended, in seq
+	// order, on the appending goroutine (so it must be quick). It is
+	// subscribed before the first event, repairs included.
+	Observer func(session.Event)
+	// Getenv reads API keys; default os.Getenv.
+	Getenv func(string) string
+	// Getwd resolves relative paths; default os.Getwd.
+	Getwd func() (string, error)
+	// Now stamps events; default time.Now.
+	Now func() time.Time
+	// Retry replaces the model retry policy (tests).
+	Retry agent.Retrier
+	// Hooks are the loop's extension points.
+	Hooks agent.Hooks
+	// ExtraTools join the preset's tools (MCP servers and other sources).
+	ExtraTools []tools.Tool
+	// Toolset replaces the preset's toolset builder (tests).
+	Toolset func(ToolsetConfig) (*tools.Registry, error)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Getwd == nil {
+		o.Getwd = os.Getwd
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Session is one open session: its log, the agent running it and the
+// settings in force. One turn runs at a time; Cancel, Subscribe and the
+// getters may be called from any goroutine.
+type Session struct {
+	home *Home
+	opts Options
+	log  *session.Log
+	feed *feed
+
+	mu       sync.Mutex // guards the fields below
+	agent    *agent.Agent
+	settings session.Settings
+	resumed  bool
+	running  context.CancelFunc // of the running turn, nil when idle
+	closed   bool
+
+	turn sync.Mutex // held while a turn runs
+}
+
+// Open starts or resumes a session of home. A resumed session whose last
+// turn was cut short (a crash, a kill) is repaired first. The caller
+// closes the session.
+func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
+	opts = opts.withDefaults()
+	if err := CheckSettings(opts.Settings); err != nil {
+		return nil, err
+	}
+	set, err := home.Presets()
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{home: home, opts: opts, feed: newFeed()}
+	if opts.Observer != nil {
+		s.feed.subscribe(opts.Observer)
+	}
+	logOpts := session.LogOptions{Now: opts.Now, OnEvent: s.feed.publish}
+	var settings session.Settings
+	var changed []session.Field
+	if opts.Resume == "" {
+		if settings, _, err = resolveSettings(opts.Settings, set, opts.Getwd); err != nil {
+			return nil, err
+		}
+		store, err := home.store()
+		if err != nil {
+			return nil, err
+		}
+		s.log, err = session.Create(ctx, store, session.Header{Settings: settings}, logOpts)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		store, err := home.store()
+		if err != nil {
+			return nil, err
+		}
+		id, err := resolveID(ctx, store, opts.Resume)
+		if err != nil {
+			return nil, err
+		}
+		if s.log, err = session.Open(ctx, store, id, logOpts); err != nil {
+			return nil, err
+		}
+		if _, err := s.log.Repair(ctx); err != nil {
+			return nil, err
+		}
+		recorded, err := session.CurrentSettings(s.log.Header(), s.log.Events())
+		if err != nil {
+			return nil, err
+		}
+		if settings, _, err = resolveSettings(recorded.With(opts.Settings, opts.Override...), set, opts.Getwd); err != nil {
+			return nil, err
+		}
+		changed = recorded.Diff(settings)
+		s.resumed = true
+	}
+	if err := s.apply(ctx, settings, changed, "resume"); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// apply builds the agent for settings and, when fields changed, logs the
+// change first. s.turn must be held or the session not yet shared.
+func (s *Session) apply(ctx context.Context, settings session.Settings, changed []session.Field, reason string) error {
+	set, err := s.home.Presets()
+	if err != nil {
+		return err
+	}
+	preset, err := set.Get(settings.Preset)
+	if err != nil {
+		return err
+	}
+	host, err := s.home.Host()
+	if err != nil {
+		return err
+	}
+	id := s.log.Header().ID
+	comp, err := compose(composeInput{
+		id: id, preset: preset, settings: settings, host: host, spill: s.home.SpillDir(id),
+		answerer: s.opts.Answerer, getenv: s.opts.Getenv, now: s.opts.Now, extra: s.opts.ExtraTools,
+		buildReg: s.opts.Toolset, retry: s.opts.Retry, hooks: s.opts.Hooks,
+	})
+	if err != nil {
+		return err
+	}
+	a, err := agent.New(comp.cfg, s.log)
+	if err != nil {
+		return err
+	}
+	if len(changed) > 0 {
+		if _, err := s.log.AppendDurable(ctx, session.TypeSettings, session.SettingsChange{Settings: settings, Changed: changed, Reason: reason}); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	s.agent, s.settings = a, settings
+	s.mu.Unlock()
+	return nil
+}
+
+// resolveID turns a unique prefix into the id it starts.
+func resolveID(ctx context.Context, store session.Store, prefix string) (string, error) {
+	list, err := store.List(ctx, session.ListOptions{})
+	if err != nil {
+		return "", err
+	}
+	var ids []string
+	for _, s := range list {
+		if s.Header.ID == prefix {
+			return prefix, nil
+		}
+		if strings.HasPrefix(s.Header.ID, prefix) {
+			ids = append(ids, s.Header.ID)
+		}
+	}
+	switch len(ids) {
+	case 0:
+		return "", fmt.Errorf("session %s: %w", prefix, session.ErrNotFound)
+	case 1:
+		return ids[0], nil
+	}
+	return "", fmt.Errorf("%q is the start of %d sessions (%s); give more of the id", prefix, len(ids), strings.Join(ids, ", "))
+}
+
+// ID is the session id.
+func (s *Session) ID() string { return s.log.Header().ID }
+
+// Header is the session header as created.
+func (s *Session) Header() session.Header { return s.log.Header() }
+
+// Settings are the settings in force.
+func (s *Session) Settings() session.Settings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings
+}
+
+// Resumed reports whether Open continued an existing session.
+func (s *Session) Resumed() bool { return s.resumed }
+
+// Warnings are the problems opening the session worked around (a torn
+// tail dropped from its log).
+func (s *Session) Warnings() []string { return s.log.Warnings() }
+
+// Events returns every event so far (a snapshot).
+func (s *Session) Events() []session.Event { return s.log.Events() }
+
+// Subscribe calls fn with every event appended from now on, in seq order,
+// on the appending goroutine (fn must be quick), until the returned stop
+// function is called.
+func (s *Session) Subscribe(fn func(session.Event)) (stop func()) { return s.feed.subscribe(fn) }
+
+// ErrBusy is returned when a turn or a change is asked for while another
+// turn runs.
+var ErrBusy = errors.New("a turn is already running in this session")
+
+// Run queues input as the next turn and runs it (and any follow-ups
+// queued meanwhile), returning the last turn's outcome. A Go error means
+// the log could not be written; model and tool failures are in the
+// Outcome. Cancelling ctx, or calling Cancel, ends the turn as aborted
+// with its record written.
+func (s *Session) Run(ctx context.Context, input string) (agent.Outcome, error) {
+	if !s.turn.TryLock() {
+		return agent.Outcome{}, ErrBusy
+	}
+	defer s.turn.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return agent.Outcome{}, session.ErrClosed
+	}
+	a := s.agent
+	s.running = cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running = nil
+		s.mu.Unlock()
+	}()
+	return a.RunTurn(ctx, input)
+}
+
+// Cancel cancels the running turn, if any, and reports whether there was
+// one.
+func (s *Session) Cancel() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running == nil {
+		return false
+	}
+	s.running()
+	s.running = nil
+	return true
+}
+
+// Change switches settings between turns (a TUI changing model, preset,
+// sandbox or approval): the fields named take their values from change;
+// the new agent is built before anything is logged, so a change that
+// cannot run (an unknown preset, a model without a key) leaves the
+// session as it was. The change is logged as session/settings.
+func (s *Session) Change(ctx context.Context, change session.Settings, fields ...session.Field) error {
+	if !s.turn.TryLock() {
+		return ErrBusy
+	}
+	defer s.turn.Unlock()
+	set, err := s.home.Presets()
+	if err != nil {
+		return err
+	}
+	cur := s.Settings()
+	next, _, err := resolveSettings(cur.With(change, fields...), set, s.opts.Getwd)
+	if err != nil {
+		return err
+	}
+	diff := cur.Diff(next)
+	if len(diff) == 0 {
+		return nil
+	}
+	return s.apply(ctx, next, diff, "change")
+}
+
+// Close makes the log durable and releases the session. A running turn
+// is cancelled first.
+func (s *Session) Close() error {
+	s.Cancel()
+	s.turn.Lock()
+	defer s.turn.Unlock()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	err := s.log.Sync(context.Background())
+	s.feed.close()
+	if err != nil {
+		return fmt.Errorf("session %s: %w", s.ID(), err)
+	}
+	return nil
+}
