@@ -3,9 +3,7 @@ package shell
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,14 +11,13 @@ import (
 )
 
 var textCommands = map[string]builtinFunc{
-	"cat":       cat,
-	"head":      head,
-	"tail":      tail,
-	"wc":        wc,
-	"tee":       tee,
-	"base64":    base64Cmd,
-	"sha256sum": sha256sum,
-	"seq":       seq,
+	"cat":    cat,
+	"head":   head,
+	"tail":   tail,
+	"wc":     wc,
+	"tee":    tee,
+	"base64": base64Cmd,
+	"seq":    seq,
 }
 
 func cat(c *cmd, args []string) int {
@@ -295,21 +292,6 @@ func base64Cmd(c *cmd, args []string) int {
 			fmt.Fprintln(c.stdout, enc)
 		}
 		return nil
-	})
-}
-
-func sha256sum(c *cmd, args []string) int {
-	o, err := flagSpec{short: "b", permute: true}.parse(args)
-	if err != nil {
-		return c.usage(err)
-	}
-	return c.forEachInput(o.args, func(name string, r io.Reader) error {
-		h := sha256.New()
-		if _, err := io.Copy(h, r); err != nil {
-			return err
-		}
-		_, err := fmt.Fprintf(c.stdout, "%s  %s\n", hex.EncodeToString(h.Sum(nil)), name)
-		return err
 	})
 }
 
