@@ -19,7 +19,7 @@ func TestOpen(t *testing.T) {
 			provider: "script", wantModel: "script:../../../examples/hello.json"},
 		{name: "a missing script file is an error naming it", model: "script:nope.json", errMatch: "nope.json"},
 		{name: "a DeepSeek key picks DeepSeek", vars: map[string]string{"DEEPSEEK_API_KEY": "k"},
-			provider: "deepseek", wantModel: "deepseek-chat"},
+			provider: "deepseek", wantModel: "deepseek-v4-flash"},
 		{name: "a base URL picks that server", model: "llama3", baseURL: "http://127.0.0.1:1/v1",
 			provider: "openai", wantModel: "llama3"},
 		{name: "no key at all explains what to set", errMatch: "DEEPSEEK_API_KEY"},

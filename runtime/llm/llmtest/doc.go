@@ -13,7 +13,9 @@
 //
 // Each request consumes the next scripted Turn; a Turn can instead fail
 // with an HTTP status (429 with Retry-After, 500, 401…), break off with an
-// error event, drip slowly, or hang until the client goes away. Every
+// error event, drip slowly, hang until the client goes away, or replay the
+// bytes of a recorded stream or error body verbatim (Turn.Raw), split into
+// pieces of any size. Every
 // request body is recorded so a test can assert on what the client sent —
 // typically that the second request carries the assistant tool call
 // followed by its role:tool result.

@@ -61,6 +61,16 @@ type Turn struct {
 	Cut bool
 	// Drip pauses between chunks.
 	Drip time.Duration
+
+	// Raw, when set, is sent verbatim instead of a generated answer: the
+	// bytes of a recorded stream (as text/event-stream) or, with Status,
+	// a recorded error body (as application/json). Replaying what real
+	// servers sent is how the wire corpus tests the adapter.
+	Raw []byte
+	// WriteSize, with Raw, writes it in pieces of this many bytes, each
+	// flushed on its own (and Drip apart), so that events arrive split
+	// across reads; 0 writes it at once.
+	WriteSize int
 }
 
 // Request is one request the server received.
@@ -193,6 +203,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, turn)
 		return
 	}
+	if turn.Raw != nil {
+		s.writeRaw(w, r, turn)
+		return
+	}
 	var model struct {
 		Model string `json:"model"`
 	}
@@ -207,6 +221,10 @@ func writeError(w http.ResponseWriter, turn Turn) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(turn.Status)
+	if turn.Raw != nil {
+		_, _ = w.Write(turn.Raw)
+		return
+	}
 	msg := turn.Message
 	if msg == "" {
 		msg = http.StatusText(turn.Status)
@@ -214,4 +232,23 @@ func writeError(w http.ResponseWriter, turn Turn) {
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"error": map[string]any{"message": msg, "type": "llmtest_error", "code": turn.Status},
 	})
+}
+
+// writeRaw sends a recorded stream byte for byte, in WriteSize pieces.
+func (s *Server) writeRaw(w http.ResponseWriter, r *http.Request, turn Turn) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	st := &streamer{w: w, r: r, closed: s.closed, drip: turn.Drip}
+	size := turn.WriteSize
+	if size <= 0 {
+		size = len(turn.Raw)
+	}
+	for rest := turn.Raw; len(rest) > 0; {
+		n := min(size, len(rest))
+		if !st.write(rest[:n]) {
+			return
+		}
+		rest = rest[n:]
+	}
 }

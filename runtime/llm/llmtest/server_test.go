@@ -3,6 +3,7 @@ package llmtest
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -118,5 +119,28 @@ func TestCloseMayBeCalledFromSeveralGoroutines(t *testing.T) {
 	case <-srv.closed:
 	default:
 		t.Fatal("Close returned but hanging requests were not released")
+	}
+}
+
+func TestRawTurnsReplayBytesVerbatim(t *testing.T) {
+	stream := []byte(": keep-alive\n\ndata: {\"choices\":[]}\n\ndata: [DONE]\n\n")
+	srv := NewServer(t, Turn{Raw: stream, WriteSize: 3}, Turn{Status: 422, Raw: []byte(`{"object":"error"}`)})
+	for i, want := range []struct {
+		status int
+		ct     string
+		body   []byte
+	}{{200, "text/event-stream", stream}, {422, "application/json", []byte(`{"object":"error"}`)}} {
+		resp, err := http.Post(srv.URL+"/chat/completions", "application/json", strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != want.status || resp.Header.Get("Content-Type") != want.ct || string(body) != string(want.body) {
+			t.Fatalf("reply %d: status %d, type %q, body %q", i+1, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
 	}
 }

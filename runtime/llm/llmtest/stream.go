@@ -2,7 +2,6 @@ package llmtest
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 
@@ -131,6 +130,12 @@ func (s *streamer) data(v any) bool {
 // raw writes one event, after the drip pause, and reports whether the
 // client is still there.
 func (s *streamer) raw(payload string) bool {
+	return s.write([]byte("data: " + payload + "\n\n"))
+}
+
+// write sends b, after the drip pause (except before the first write),
+// flushed, and reports whether the client is still there.
+func (s *streamer) write(b []byte) bool {
 	if s.sent > 0 && s.drip > 0 {
 		t := time.NewTimer(s.drip)
 		defer t.Stop()
@@ -143,7 +148,7 @@ func (s *streamer) raw(payload string) bool {
 		}
 	}
 	s.sent++
-	if _, err := fmt.Fprintf(s.w, "data: %s\n\n", payload); err != nil {
+	if _, err := s.w.Write(b); err != nil {
 		return false
 	}
 	if f, ok := s.w.(http.Flusher); ok {

@@ -3,30 +3,9 @@ package openai
 import (
 	"strings"
 
-	goopenai "github.com/sashabaranov/go-openai"
-
 	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/llm/models"
 )
-
-// streamChunk is one SSE data payload. It reuses go-openai's chunk type but
-// shadows Usage to read the cache and reasoning counters go-openai does
-// not model (DeepSeek's prompt_cache_hit_tokens).
-type streamChunk struct {
-	goopenai.ChatCompletionStreamResponse
-	Usage *wireUsage `json:"usage"`
-}
-
-type wireUsage struct {
-	PromptTokens         int `json:"prompt_tokens"`
-	CompletionTokens     int `json:"completion_tokens"`
-	PromptCacheHitTokens int `json:"prompt_cache_hit_tokens"`
-	PromptTokensDetails  *struct {
-		CachedTokens int `json:"cached_tokens"`
-	} `json:"prompt_tokens_details"`
-	CompletionTokensDetails *struct {
-		ReasoningTokens int `json:"reasoning_tokens"`
-	} `json:"completion_tokens_details"`
-}
 
 // assembler folds stream chunks into a Response and forwards each delta to
 // emit as a provider-neutral Chunk.
@@ -36,58 +15,88 @@ type assembler struct {
 	reasoning strings.Builder
 	calls     []llm.ToolCall
 	slot      map[int]int // wire tool-call index → position in calls
-	finish    goopenai.FinishReason
+	finish    string      // the wire finish_reason, "" until one arrives
 	usage     llm.Usage
+	// field is the reasoning field the server streamed ("" if none), so
+	// that the reasoning can go back in the same field.
+	field string
 }
 
 func newAssembler(emit func(llm.Chunk)) *assembler {
 	return &assembler{emit: emit, slot: map[int]int{}}
 }
 
-func (a *assembler) add(c *streamChunk) {
+// add folds one chunk in. An error object in the chunk (top level or in
+// its choice) ends the attempt: add returns it.
+func (a *assembler) add(c *wireChunk) *wireError {
 	if c.Usage != nil {
 		a.usage = toUsage(c.Usage)
 	}
-	if len(c.Choices) == 0 {
-		return
+	if c.Error != nil {
+		return c.Error
 	}
-	ch := c.Choices[0]
-	if ch.FinishReason != "" && ch.FinishReason != goopenai.FinishReasonNull {
-		a.finish = ch.FinishReason
+	for i := range c.Choices {
+		ch := &c.Choices[i]
+		if ch.Index != 0 {
+			continue // only one answer is ever asked for
+		}
+		if ch.Error != nil {
+			return ch.Error
+		}
+		a.delta(&ch.Delta)
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			a.finish = *ch.FinishReason
+		}
 	}
-	d := ch.Delta
-	if d.ReasoningContent != "" {
-		a.reasoning.WriteString(d.ReasoningContent)
-		a.emit(llm.Chunk{Kind: llm.ChunkReasoning, Text: d.ReasoningContent})
+	return nil
+}
+
+func (a *assembler) delta(d *wireDelta) {
+	reasoning := d.Content.thinking
+	switch {
+	case d.ReasoningContent != nil:
+		a.field = models.ReasoningContent
+		reasoning += *d.ReasoningContent
+	case d.Reasoning != nil:
+		if a.field == "" {
+			a.field = models.Reasoning
+		}
+		reasoning += *d.Reasoning
 	}
-	if d.Content != "" {
-		a.text.WriteString(d.Content)
-		a.emit(llm.Chunk{Kind: llm.ChunkText, Text: d.Content})
+	if reasoning != "" {
+		a.reasoning.WriteString(reasoning)
+		a.emit(llm.Chunk{Kind: llm.ChunkReasoning, Text: reasoning})
 	}
-	for _, tc := range d.ToolCalls {
-		a.addCall(tc)
+	if t := d.Content.text; t != "" {
+		a.text.WriteString(t)
+		a.emit(llm.Chunk{Kind: llm.ChunkText, Text: t})
+	}
+	for i := range d.ToolCalls {
+		a.addCall(&d.ToolCalls[i])
 	}
 }
 
 // addCall appends one tool-call delta. Deltas of one call share a wire
-// index; the id and name come on the first one. A server that omits the
-// index gets one: a delta with an id starts a new call, one without
-// continues the last call.
-func (a *assembler) addCall(tc goopenai.ToolCall) {
-	var pos int
+// index and the id and name come on the first one; later deltas may
+// repeat the id, or send it empty. A delta whose index is taken by a call
+// with a different id starts a new call (Ollama sends parallel calls all
+// at index 0), so two calls' arguments are never merged. A server that
+// omits the index gets one: a delta with a new id starts a new call, any
+// other continues the last call.
+func (a *assembler) addCall(tc *wireCallDelta) {
+	pos, fresh := len(a.calls)-1, false
 	switch {
 	case tc.Index != nil:
 		p, ok := a.slot[*tc.Index]
-		if !ok {
-			p = len(a.calls)
-			a.calls = append(a.calls, llm.ToolCall{})
+		if !ok || (tc.ID != "" && a.calls[p].ID != "" && a.calls[p].ID != tc.ID) {
+			p, fresh = len(a.calls), true
 			a.slot[*tc.Index] = p
 		}
 		pos = p
-	case tc.ID == "" && len(a.calls) > 0:
-		pos = len(a.calls) - 1
-	default:
-		pos = len(a.calls)
+	case pos < 0 || (tc.ID != "" && a.calls[pos].ID != tc.ID):
+		pos, fresh = len(a.calls), true
+	}
+	if fresh {
 		a.calls = append(a.calls, llm.ToolCall{})
 	}
 	call := &a.calls[pos]
@@ -97,9 +106,10 @@ func (a *assembler) addCall(tc goopenai.ToolCall) {
 	if call.Name == "" {
 		call.Name = tc.Function.Name
 	}
-	call.Arguments += tc.Function.Arguments
-	if tc.ID != "" || tc.Function.Name != "" || tc.Function.Arguments != "" {
-		a.emit(llm.Chunk{Kind: llm.ChunkToolCall, Index: pos, ID: tc.ID, Name: tc.Function.Name, ArgsDelta: tc.Function.Arguments})
+	args := string(tc.Function.Arguments)
+	call.Arguments += args
+	if tc.ID != "" || tc.Function.Name != "" || args != "" {
+		a.emit(llm.Chunk{Kind: llm.ChunkToolCall, Index: pos, ID: tc.ID, Name: tc.Function.Name, ArgsDelta: args})
 	}
 }
 
@@ -117,16 +127,17 @@ func toUsage(u *wireUsage) llm.Usage {
 // empty reports a stream that produced nothing to act on: no text and no
 // tool call, and not cut off by the token limit.
 func (a *assembler) empty() bool {
-	return a.text.Len() == 0 && len(a.calls) == 0 && a.finish != goopenai.FinishReasonLength
+	return a.text.Len() == 0 && len(a.calls) == 0 && !isLength(a.finish)
 }
 
-// response is the completed answer. Tool calls decide the finish when the
-// server says "stop" anyway (some local servers do).
+// response is the completed answer for a finish reason that means one
+// (see finishKind). Tool calls decide the finish when the server says
+// "stop" anyway, or says nothing before [DONE] (some local servers do).
 func (a *assembler) response() *llm.Response {
 	r := a.partial()
 	r.Message.ToolCalls = a.calls
 	switch {
-	case a.finish == goopenai.FinishReasonLength:
+	case isLength(a.finish):
 		r.Finish = llm.FinishMaxTokens
 	case len(a.calls) > 0:
 		r.Finish = llm.FinishToolCalls
@@ -149,4 +160,16 @@ func (a *assembler) partial() *llm.Response {
 		Message: llm.Message{Role: llm.RoleAssistant, Content: a.text.String(), Reasoning: a.reasoning.String()},
 		Usage:   a.usage,
 	}
+}
+
+// Finish reasons that complete an answer. Servers beyond OpenAI use a few
+// synonyms; anything not listed here is a failure (see finishFailure).
+func isLength(f string) bool { return f == "length" || f == "max_tokens" }
+
+func completes(f string) bool {
+	switch f {
+	case "stop", "tool_calls", "function_call", "eos", "end_turn", "stop_sequence", "tool_use":
+		return true
+	}
+	return isLength(f)
 }

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,57 +10,53 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	goopenai "github.com/sashabaranov/go-openai"
-
 	"github.com/ptc-dev/ptc/runtime/llm"
 )
 
-// classify maps a go-openai or net/http failure to an *llm.Error whose
-// message says what happened at which server and, when the fix is the
-// user's, what to do.
+// classify maps a net/http failure to an *llm.Error whose message says
+// what happened at which server and, when the fix is the user's, what to
+// do.
 func (at attempt) classify(err error) *llm.Error {
 	base := at.p.cfg.BaseURL
-	var apiErr *goopenai.APIError
-	var reqErr *goopenai.RequestError
 	switch {
-	case errors.As(err, &apiErr) && apiErr.HTTPStatusCode != 0:
-		return at.statusError(apiErr.HTTPStatusCode, apiErr.Message, err)
-	case errors.As(err, &reqErr):
-		return at.statusError(reqErr.HTTPStatusCode, bodyMessage(reqErr), err)
-	case errors.As(err, &apiErr):
-		return &llm.Error{Kind: llm.ErrServer, Err: err,
-			Message: fmt.Sprintf("the server at %s reported an error mid-stream: %s", base, apiErr.Message)}
+	case errors.Is(err, errEventTooLarge):
+		return &llm.Error{Kind: llm.ErrServer, Err: err, Message: fmt.Sprintf("the server at %s sent %v", base, err)}
 	case isTimeout(err):
 		return &llm.Error{Kind: llm.ErrTimeout, Err: err,
 			Message: fmt.Sprintf("the request to %s timed out (%v)", base, err)}
-	case isTransport(err) && at.rec.header != nil:
+	case isTransport(err) && at.header != nil:
 		return &llm.Error{Kind: llm.ErrTransport, Err: err,
 			Message: fmt.Sprintf("the connection to %s broke in the middle of the answer (%v)", base, rootCause(err))}
 	case isTransport(err):
 		return &llm.Error{Kind: llm.ErrTransport, Err: err,
 			Message: fmt.Sprintf("the model server at %s is unreachable (%v): check that it is running and that --base-url or OPENAI_BASE_URL is right", base, rootCause(err))}
-	case errors.Is(err, goopenai.ErrTooManyEmptyStreamMessages):
-		return &llm.Error{Kind: llm.ErrServer, Err: err,
-			Message: fmt.Sprintf("the server at %s sent a stream with no data", base)}
 	}
 	return &llm.Error{Kind: llm.ErrOther, Err: err, Message: fmt.Sprintf("request to %s failed: %v", base, err)}
 }
 
-// statusError explains a non-2xx answer.
-func (at attempt) statusError(status int, serverMsg string, err error) *llm.Error {
+// statusError explains a non-2xx answer from its status and body.
+func (at attempt) statusError(status int, body []byte) *llm.Error {
 	cfg := at.p.cfg
-	e := &llm.Error{Kind: llm.KindForStatus(status), Status: status, Err: err,
-		RetryAfter: retryAfter(at.rec.header, cfg.Now())}
+	serverMsg := errorBodyMessage(status, body)
+	e := &llm.Error{Kind: llm.KindForStatus(status), Status: status, RetryAfter: retryAfter(at.header, cfg.Now())}
+	if (status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge || status == http.StatusUnprocessableEntity) &&
+		overflowMessage(serverMsg) {
+		at.overflow(e, serverMsg)
+		return e
+	}
 	switch {
 	case e.Kind == llm.ErrAuth && cfg.APIKey == "":
 		e.Message = fmt.Sprintf("the server at %s requires an API key: set %s and try again (server said: %s)", cfg.BaseURL, cfg.KeyEnv, serverMsg)
 	case e.Kind == llm.ErrAuth:
 		e.Message = fmt.Sprintf("the server at %s rejected the API key from %s: check that the key is valid and may use model %q (server said: %s)", cfg.BaseURL, cfg.KeyEnv, at.model, serverMsg)
+	case e.Kind == llm.ErrPayment:
+		e.Message = fmt.Sprintf("the account behind %s has insufficient balance at %s: top it up and try again (server said: %s)", cfg.KeyEnv, cfg.BaseURL, serverMsg)
 	case e.Kind == llm.ErrRateLimit:
 		e.Message = fmt.Sprintf("rate limited by %s: %s", cfg.BaseURL, serverMsg)
 	case e.Kind == llm.ErrServer:
@@ -74,24 +71,104 @@ func (at attempt) statusError(status int, serverMsg string, err error) *llm.Erro
 	return e
 }
 
-// bodyMessage is the readable part of an error body that was not the
-// usual {"error": {...}} shape.
-func bodyMessage(e *goopenai.RequestError) string {
-	if e.Err != nil {
-		var apiErr *goopenai.APIError
-		if errors.As(e.Err, &apiErr) {
-			return apiErr.Message
+// chunkError is an error object inside the stream. Its code decides the
+// kind where it says something (a status number, a rate limit, an
+// over-long request); otherwise the server broke off the answer, which is
+// worth another attempt.
+func (at attempt) chunkError(we *wireError) *llm.Error {
+	msg := clean(we.Message, 500)
+	e := &llm.Error{Kind: llm.ErrServer}
+	code := strings.ToLower(we.Code)
+	if n, err := strconv.Atoi(code); err == nil && n >= 400 && n <= 599 {
+		e.Kind = llm.KindForStatus(n)
+	}
+	switch {
+	case code == "context_length_exceeded" || overflowMessage(msg):
+		at.overflow(e, msg)
+		return e
+	case strings.Contains(code, "rate_limit") || strings.Contains(we.Type, "rate_limit"):
+		e.Kind = llm.ErrRateLimit
+	}
+	e.Message = fmt.Sprintf("the server at %s reported an error mid-stream: %s", at.p.cfg.BaseURL, msg)
+	return e
+}
+
+// overflowHints are lower-case phrases servers use for a request that
+// does not fit the context window (OpenAI and DeepSeek: "maximum context
+// length is N tokens"; vLLM, llama.cpp, Anthropic-style gateways: the
+// others).
+var overflowHints = []string{
+	"maximum context length", "context_length_exceeded", "context length exceeded", "context window",
+	"exceeds the context", "prompt is too long", "input is too long", "reduce the length of the messages",
+	"too many tokens", "maximum input length",
+}
+
+func overflowMessage(msg string) bool {
+	lower := strings.ToLower(msg)
+	for _, h := range overflowHints {
+		if strings.Contains(lower, h) {
+			return true
 		}
 	}
-	msg := strings.TrimSpace(string(e.Body))
-	if msg == "" {
-		return e.HTTPStatus
+	return false
+}
+
+var (
+	windowRe    = regexp.MustCompile(`(?i)(?:maximum context length|context window|context length) (?:is|of) (\d+)`)
+	requestedRe = regexp.MustCompile(`(?i)(?:you requested|requested|resulted in|has) (\d+) tokens`)
+)
+
+// overflow fills e as a context-overflow failure: the request's size and
+// the window as the server stated them, else ptc's estimate (a token per
+// four bytes of request) and the model table's window.
+func (at attempt) overflow(e *llm.Error, serverMsg string) {
+	e.Kind = llm.ErrContextOverflow
+	e.RequestTokens, e.ContextWindow = numberIn(requestedRe, serverMsg), numberIn(windowRe, serverMsg)
+	size := fmt.Sprintf("%d tokens", e.RequestTokens)
+	if e.RequestTokens == 0 {
+		e.RequestTokens = at.requestBytes / 4
+		size = fmt.Sprintf("about %d tokens", e.RequestTokens)
 	}
-	const limit = 500
-	if len(msg) > limit {
-		msg = msg[:limit] + "…"
+	if e.ContextWindow == 0 {
+		e.ContextWindow = at.p.cfg.Models.Lookup(at.model).ContextWindow
 	}
-	return msg
+	e.Message = fmt.Sprintf("the request (%s) does not fit the context window of %s (%d tokens): the conversation must be compacted or shortened (server said: %s)",
+		size, at.model, e.ContextWindow, serverMsg)
+}
+
+func numberIn(re *regexp.Regexp, s string) int {
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// errorBodyMessage is the readable part of an error body: the message of
+// an OpenAI-style {"error": {...}} or {"error": "…"}, a top-level
+// "message" (Mistral's may be an object listing what it rejected) or
+// "detail" (FastAPI servers), else the body itself, cleaned and cut.
+func errorBodyMessage(status int, body []byte) string {
+	var env struct {
+		Error   *wireError      `json:"error"`
+		Message json.RawMessage `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	if json.Unmarshal(body, &env) == nil {
+		switch {
+		case env.Error != nil && env.Error.Message != "":
+			return clean(env.Error.Message, 500)
+		case len(env.Message) > 0:
+			return clean(messageText(env.Message), 500)
+		case len(env.Detail) > 0:
+			return clean(messageText(env.Detail), 500)
+		}
+	}
+	if msg := clean(string(body), 500); msg != "" {
+		return msg
+	}
+	return fmt.Sprintf("%d %s", status, http.StatusText(status))
 }
 
 // retryAfter reads the server's wait hint: retry-after-ms (OpenAI), or

@@ -7,13 +7,15 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/ptc-dev/ptc/runtime/llm/models"
 )
 
 // Public endpoints and their default models: DeepSeek's when
 // DEEPSEEK_API_KEY is set, OpenAI's when only OPENAI_API_KEY is set.
 const (
 	DeepSeekBaseURL = "https://api.deepseek.com"
-	DeepSeekModel   = "deepseek-chat"
+	DeepSeekModel   = "deepseek-v4-flash"
 	OpenAIBaseURL   = "https://api.openai.com/v1"
 	OpenAIModel     = "gpt-4o-mini"
 )
@@ -48,12 +50,16 @@ type Config struct {
 	// Now reads the clock for HTTP-date Retry-After values; nil is
 	// time.Now.
 	Now func() time.Time
+	// Models says, per model, which field reasoning goes back in and how
+	// big the context window is (for context-overflow failures); nil is
+	// the built-in table.
+	Models *models.Table
 }
 
 // ConfigFromEnv picks the server and key from the environment (read
 // through getenv) and the --base-url / --model flags (empty when unset):
 //
-//   - no base URL and DEEPSEEK_API_KEY set: DeepSeek, model deepseek-chat;
+//   - no base URL and DEEPSEEK_API_KEY set: DeepSeek, model deepseek-v4-flash;
 //   - no base URL and OPENAI_API_KEY set: OPENAI_BASE_URL or OpenAI itself;
 //   - a base URL (flag or OPENAI_BASE_URL): that server with OPENAI_API_KEY
 //     if set (at DeepSeek's host DEEPSEEK_API_KEY first, then

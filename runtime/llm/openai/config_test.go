@@ -15,9 +15,9 @@ func TestConfigFromEnv(t *testing.T) {
 		want     Config
 		errMatch string
 	}{
-		{name: "a DeepSeek key alone picks DeepSeek and deepseek-chat",
+		{name: "a DeepSeek key alone picks DeepSeek and deepseek-v4-flash",
 			env:  map[string]string{"DEEPSEEK_API_KEY": "ds"},
-			want: Config{Name: "deepseek", BaseURL: DeepSeekBaseURL, Model: "deepseek-chat", APIKey: "ds", KeyEnv: "DEEPSEEK_API_KEY"}},
+			want: Config{Name: "deepseek", BaseURL: DeepSeekBaseURL, Model: "deepseek-v4-flash", APIKey: "ds", KeyEnv: "DEEPSEEK_API_KEY"}},
 		{name: "a model flag overrides the DeepSeek default",
 			model: "deepseek-reasoner", env: map[string]string{"DEEPSEEK_API_KEY": "ds"},
 			want: Config{Name: "deepseek", BaseURL: DeepSeekBaseURL, Model: "deepseek-reasoner", APIKey: "ds", KeyEnv: "DEEPSEEK_API_KEY"}},
@@ -38,7 +38,7 @@ func TestConfigFromEnv(t *testing.T) {
 			want: Config{Name: "openai", BaseURL: "http://localhost:8000/v1", Model: "m", KeyEnv: "OPENAI_API_KEY"}},
 		{name: "an explicit DeepSeek base URL uses the DeepSeek key",
 			baseURL: "https://api.deepseek.com/v1", env: map[string]string{"DEEPSEEK_API_KEY": "ds", "OPENAI_API_KEY": "oa"},
-			want: Config{Name: "deepseek", BaseURL: "https://api.deepseek.com/v1", Model: "deepseek-chat", APIKey: "ds", KeyEnv: "DEEPSEEK_API_KEY"}},
+			want: Config{Name: "deepseek", BaseURL: "https://api.deepseek.com/v1", Model: "deepseek-v4-flash", APIKey: "ds", KeyEnv: "DEEPSEEK_API_KEY"}},
 		{name: "no key and no base URL explains every way out",
 			errMatch: "set DEEPSEEK_API_KEY (DeepSeek) or OPENAI_API_KEY"},
 		{name: "no key and no base URL mentions the scripted model",

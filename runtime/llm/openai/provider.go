@@ -1,27 +1,40 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
-	goopenai "github.com/sashabaranov/go-openai"
-
 	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/llm/models"
 )
 
 var _ llm.Provider = (*Provider)(nil)
 
+// maxErrorBody bounds how much of a failed answer's body is read.
+const maxErrorBody = 64 << 10
+
+var doneMarker = []byte("[DONE]")
+
 // Provider streams chat completions from one OpenAI-compatible server. It
-// is safe for concurrent use; each Stream call is independent.
+// is safe for concurrent use; each Stream call is independent except for
+// what the provider learns about its server, once, for the rest of its
+// life: that it rejects stream_options, and which field it streams
+// reasoning in.
 type Provider struct {
-	cfg  Config
-	http *http.Client
+	cfg   Config
+	http  *http.Client
+	model models.Model // cfg.Model looked up once
+
+	noStreamUsage atomic.Bool
+	learnedField  atomic.Pointer[string]
 }
 
 // New builds a Provider for cfg.
@@ -36,7 +49,10 @@ func New(cfg Config) *Provider {
 	if cfg.StallTimeout == 0 {
 		cfg.StallTimeout = DefaultStallTimeout
 	}
-	return &Provider{cfg: cfg, http: hc}
+	if cfg.Models == nil {
+		cfg.Models = models.Builtin()
+	}
+	return &Provider{cfg: cfg, http: hc, model: cfg.Models.Lookup(cfg.Model)}
 }
 
 // Name is the provider name for request headers ("deepseek", "openai").
@@ -51,57 +67,133 @@ func (p *Provider) Name() string {
 func (p *Provider) Model() string { return p.cfg.Model }
 
 // Stream performs one streamed request; see llm.Provider for the contract.
+// A server that rejects stream_options (Mistral answers 422) is asked
+// again at once without it, and never sent it again by this provider;
+// usage is then whatever the server sends unasked.
 func (p *Provider) Stream(ctx context.Context, req llm.Request, onChunk func(llm.Chunk)) (*llm.Response, error) {
 	if onChunk == nil {
 		onChunk = func(llm.Chunk) {}
 	}
-	wire := toWire(req, p.cfg.Model)
+	model := req.Model
+	if model == "" {
+		model = p.cfg.Model
+	}
+	for {
+		o := wireOptions{reasoningField: p.reasoningField(model), noStreamUsage: p.noStreamUsage.Load()}
+		resp, err := p.attempt(ctx, req, model, o, onChunk)
+		if errors.Is(err, errStreamOptionsRejected) {
+			p.noStreamUsage.Store(true)
+			continue
+		}
+		return resp, err
+	}
+}
+
+// reasoningField is where reasoning goes back for model: the table's
+// answer, else the field this server was seen streaming, else none.
+func (p *Provider) reasoningField(model string) string {
+	m := p.model
+	if model != m.ID {
+		m = p.cfg.Models.Lookup(model)
+	}
+	if m.ReasoningField != "" {
+		return m.ReasoningField
+	}
+	if f := p.learnedField.Load(); f != nil {
+		return *f
+	}
+	return ""
+}
+
+// errStreamOptionsRejected is attempt's signal that the server refused
+// stream_options and the request should go again without it.
+var errStreamOptionsRejected = errors.New("the server rejected stream_options")
+
+// attempt is one HTTP request and the reading of its stream.
+func (p *Provider) attempt(ctx context.Context, req llm.Request, model string, o wireOptions, onChunk func(llm.Chunk)) (*llm.Response, error) {
+	body, err := json.Marshal(toWire(req, model, o))
+	if err != nil {
+		return nil, &llm.Error{Kind: llm.ErrOther, Err: err, Message: fmt.Sprintf("cannot encode the request: %v", err)}
+	}
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	dog := newWatchdog(p.cfg.StallTimeout, cancel)
 	defer dog.stop()
-
-	rec := &recorder{doer: p.http, touch: dog.touch}
-	cc := goopenai.DefaultConfig(p.cfg.APIKey)
-	cc.BaseURL = p.cfg.BaseURL
-	cc.HTTPClient = rec
-	cc.EmptyMessagesLimit = 1 << 20 // keep-alive comments are not a failure
+	at := attempt{p: p, model: model, dog: dog, requestBytes: len(body)}
 	a := newAssembler(onChunk)
-	at := attempt{p: p, model: wire.Model, rec: rec, dog: dog}
 
-	stream, err := goopenai.NewClientWithConfig(cc).CreateChatCompletionStream(sctx, wire)
+	resp, err := p.post(sctx, body)
 	if err != nil {
 		return at.fail(ctx, a, err)
 	}
-	defer stream.Close()
-	for {
-		raw, err := stream.RecvRaw()
+	defer resp.Body.Close()
+	at.header = resp.Header
+	dog.touch()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		if !o.noStreamUsage && rejectsStreamOptions(resp.StatusCode, msg) {
+			return nil, errStreamOptionsRejected
+		}
+		return nil, at.statusError(resp.StatusCode, msg)
+	}
+	sse := newSSEReader(&activityBody{ReadCloser: resp.Body, touch: dog.touch})
+	done := false
+	for !done {
+		data, err := sse.next()
 		if errors.Is(err, io.EOF) && ctx.Err() == nil && !dog.fired.Load() {
 			break
 		}
 		if err != nil {
 			return at.fail(ctx, a, err)
 		}
-		var c streamChunk
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return nil, &llm.Error{Kind: llm.ErrServer, Err: err,
-				Message: fmt.Sprintf("the server at %s sent a malformed stream chunk (%v)", p.cfg.BaseURL, err)}
+		if done = bytes.Equal(data, doneMarker); done {
+			break
 		}
-		a.add(&c)
+		var c wireChunk
+		if err := json.Unmarshal(data, &c); err != nil {
+			return nil, &llm.Error{Kind: llm.ErrServer, Err: err,
+				Message: fmt.Sprintf("the server at %s sent a malformed stream chunk (%v): %s", p.cfg.BaseURL, err, clean(string(data), 200))}
+		}
+		if werr := a.add(&c); werr != nil {
+			return nil, at.chunkError(werr)
+		}
 	}
-	if a.empty() {
-		return nil, &llm.Error{Kind: llm.ErrEmpty,
-			Message: fmt.Sprintf("the server at %s ended the answer without any text or tool call", p.cfg.BaseURL)}
+	if a.field != "" {
+		p.learnedField.Store(&a.field)
 	}
-	return a.response(), nil
+	return at.result(a, done)
 }
 
-// attempt carries what failure classification needs about one Stream call.
+func (p *Provider) post(ctx context.Context, body []byte) (*http.Response, error) {
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, p.cfg.BaseURL+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "text/event-stream")
+	hr.Header.Set("User-Agent", "ptc")
+	if p.cfg.APIKey != "" {
+		hr.Header.Set("Authorization", "Bearer "+p.cfg.APIKey)
+	}
+	return p.http.Do(hr)
+}
+
+// rejectsStreamOptions recognises a 400/422 whose body is about
+// stream_options (Mistral: "Extra inputs are not permitted" at
+// body.stream_options.include_usage; old Azure: "Unrecognized request
+// argument supplied: stream_options").
+func rejectsStreamOptions(status int, body []byte) bool {
+	return (status == http.StatusBadRequest || status == http.StatusUnprocessableEntity) &&
+		bytes.Contains(bytes.ToLower(body), []byte("stream_options"))
+}
+
+// attempt carries what failure classification needs about one request.
 type attempt struct {
-	p     *Provider
-	model string
-	rec   *recorder
-	dog   *watchdog
+	p            *Provider
+	model        string
+	dog          *watchdog
+	header       http.Header // of the response, once there is one
+	requestBytes int
 }
 
 // fail turns err into the Stream result: the partial answer plus the
@@ -118,26 +210,52 @@ func (at attempt) fail(ctx context.Context, a *assembler, err error) (*llm.Respo
 	return nil, at.classify(err)
 }
 
-// recorder is the HTTPDoer handed to go-openai: it remembers the response
-// status and headers (go-openai drops Retry-After) and reports every body
-// read to the stall watchdog.
-type recorder struct {
-	doer   *http.Client
-	touch  func()
-	header http.Header
-}
-
-func (r *recorder) Do(req *http.Request) (*http.Response, error) {
-	resp, err := r.doer.Do(req)
-	if err != nil {
-		return nil, err
+// result decides what a stream that ended without an error object means.
+// A finish reason that does not complete an answer is a failure; nothing
+// to act on is an empty response; no finish reason and no [DONE] is a
+// stream cut short, retried like a broken connection and never taken as
+// a complete answer.
+func (at attempt) result(a *assembler, done bool) (*llm.Response, error) {
+	base := at.p.cfg.BaseURL
+	if a.finish != "" && !completes(a.finish) {
+		return nil, at.finishError(a.finish)
 	}
-	r.touch()
-	r.header = resp.Header
-	resp.Body = &activityBody{ReadCloser: resp.Body, touch: r.touch}
-	return resp, nil
+	cut := a.finish == "" && !done
+	if a.empty() {
+		msg := fmt.Sprintf("the server at %s ended the answer without any text or tool call", base)
+		if cut {
+			msg += " (the stream stopped before a finish reason)"
+		}
+		return nil, &llm.Error{Kind: llm.ErrEmpty, Message: msg}
+	}
+	if cut {
+		return nil, &llm.Error{Kind: llm.ErrTransport,
+			Message: fmt.Sprintf("the stream from %s ended before the answer was finished (no finish_reason, no [DONE]); the partial answer is discarded", base)}
+	}
+	return a.response(), nil
 }
 
+// finishError explains a finish reason that is not a completed answer.
+func (at attempt) finishError(f string) *llm.Error {
+	base := at.p.cfg.BaseURL
+	switch f {
+	case "content_filter":
+		return &llm.Error{Kind: llm.ErrContentFilter,
+			Message: fmt.Sprintf("the server at %s stopped the answer: its content filter blocked it (finish_reason content_filter)", base)}
+	case "insufficient_system_resource":
+		return &llm.Error{Kind: llm.ErrServer,
+			Message: fmt.Sprintf("the server at %s ran out of capacity and cut the answer off (finish_reason insufficient_system_resource)", base)}
+	case "error":
+		return &llm.Error{Kind: llm.ErrServer,
+			Message: fmt.Sprintf("the server at %s ended the answer with an error (finish_reason error)", base)}
+	}
+	return &llm.Error{Kind: llm.ErrOther,
+		Message: fmt.Sprintf("the server at %s ended the answer with finish_reason %q, which ptc does not know, so the answer is not taken as complete", base, clean(f, 60))}
+}
+
+// activityBody reports every read that returns
+// bytes, and the watchdog cancels the attempt after StallTimeout of
+// silence.
 type activityBody struct {
 	io.ReadCloser
 	touch func()
@@ -176,4 +294,27 @@ func (w *watchdog) stop() {
 	if w.t != nil {
 		w.t.Stop()
 	}
+}
+
+// clean makes server-controlled text safe to show: one line, no control
+// characters (a hostile server must not drive the terminal), at most n
+// runes.
+func clean(s string, n int) string {
+	var b strings.Builder
+	count := 0
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			r = ' '
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			continue
+		}
+		if count == n {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+		count++
+	}
+	return strings.TrimSpace(b.String())
 }

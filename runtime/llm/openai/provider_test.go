@@ -109,6 +109,7 @@ func TestStreamAssemblesSplitDeltas(t *testing.T) {
 func TestStreamSendsToolTurnBack(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Turn{Text: "done"})
 	req := toolRequest()
+	req.Model = "deepseek-v4-flash" // the table says its reasoning goes back as reasoning_content
 	req.Messages = append(req.Messages,
 		llm.Message{Role: llm.RoleAssistant, Reasoning: "need ls", ToolCalls: []llm.ToolCall{{ID: "call_a", Name: "bash", Arguments: `{"command":"ls"}`}}},
 		llm.Message{Role: llm.RoleUser, Content: "[snapshot]"},
@@ -157,7 +158,8 @@ func TestStreamFinishReasons(t *testing.T) {
 		{"length with only reasoning is still max-tokens", llmtest.Turn{Reasoning: "hmm", Finish: "length"}, llm.FinishMaxTokens},
 		{"tool_calls is tool-calls", llmtest.Turn{ToolCalls: call, Finish: "tool_calls"}, llm.FinishToolCalls},
 		{"stop with tool calls is tool-calls", llmtest.Turn{ToolCalls: call, Finish: "stop"}, llm.FinishToolCalls},
-		{"content_filter is a stop", llmtest.Turn{Text: "hi", Finish: "content_filter"}, llm.FinishStop},
+		{"eos is a stop", llmtest.Turn{Text: "hi", Finish: "eos"}, llm.FinishStop},
+		{"max_tokens is max-tokens", llmtest.Turn{Text: "hi", Finish: "max_tokens"}, llm.FinishMaxTokens},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -226,6 +228,14 @@ func TestStreamErrors(t *testing.T) {
 		{name: "an error event mid-stream is a server failure", turn: llmtest.Turn{Text: "hal", StreamError: "overloaded"},
 			kind: llm.ErrServer, contains: "overloaded"},
 		{name: "an answer with nothing in it is empty", turn: llmtest.Turn{}, kind: llm.ErrEmpty},
+		{name: "content_filter is a clear failure", turn: llmtest.Turn{Text: "hi", Finish: "content_filter"},
+			kind: llm.ErrContentFilter, contains: "content filter"},
+		{name: "insufficient_system_resource is a retryable server failure", turn: llmtest.Turn{Text: "hi", Finish: "insufficient_system_resource"},
+			kind: llm.ErrServer, contains: "ran out of capacity"},
+		{name: "an unknown finish reason is a failure naming it", turn: llmtest.Turn{Text: "hi", Finish: "cosmic_ray"},
+			kind: llm.ErrOther, contains: `"cosmic_ray"`},
+		{name: "finish_reason error without an error object is a server failure", turn: llmtest.Turn{Text: "hi", Finish: "error"},
+			kind: llm.ErrServer, contains: "finish_reason error"},
 		{name: "reasoning alone is empty", turn: llmtest.Turn{Reasoning: "hmm"}, kind: llm.ErrEmpty},
 		{name: "a refused connection is a transport failure naming the URL", url: refusedURL,
 			kind: llm.ErrTransport, contains: refusedURL + " is unreachable"},
