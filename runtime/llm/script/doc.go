@@ -9,9 +9,15 @@
 //	   "delay_ms": 50},                                     pause between streamed chunks
 //	  {"error": {"status": 429, "message": "slow down", "retry_after_ms": 10}},
 //	  {}                                                    an empty answer (ErrEmpty)
-//	]}
+//	  {"summary": true, "text": "<summary>…</summary>"}     answers one summary request
+//	],
+//	 "summary": {"text": "…"}}                              answers every later summary request
 //
 // Each Stream call consumes the next reply and streams it in realistic
 // pieces; an error reply is one failed attempt. Running out of replies is
-// an ErrScript failure, which the retry policy does not retry.
+// an ErrScript failure, which the retry policy does not retry. A summary
+// request (the side request of a compaction, llm.IsSummaryRequest) is
+// answered by the replies marked "summary" in order, then by the
+// top-level "summary", so compaction runs offline without disturbing the
+// order of the step replies.
 package script

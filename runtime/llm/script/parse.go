@@ -23,6 +23,13 @@ type Reply struct {
 	Error *Failure
 	// Delay is the pause between streamed chunks (and before an error).
 	Delay time.Duration
+	// Summary marks a reply that answers a summary request (a compaction
+	// side request, see llm.IsSummaryRequest) instead of a step: summary
+	// replies are consumed in order by summary requests only, the others
+	// by the other requests only. Repeat makes a summary reply answer
+	// every later summary request (the top-level "summary" of a file).
+	Summary bool
+	Repeat  bool
 }
 
 // Failure is a scripted failed attempt. Kind defaults to the kind of
@@ -37,13 +44,33 @@ type Failure struct {
 
 // Parse reads a script. name is used in error messages (the file path);
 // every error names the JSON path of the offending value. Tool calls
-// without an id get call_<reply>_<n>, both counted from 1.
+// without an id get call_<reply>_<n>, both counted from 1. A top-level
+// "summary" reply comes last, marked Summary and Repeat.
 func Parse(name string, data []byte) ([]Reply, error) {
 	p := parser{name: name}
-	top, err := p.object("", data, "replies", "description")
+	top, err := p.object("", data, "replies", "description", "summary")
 	if err != nil {
 		return nil, err
 	}
+	replies, err := p.replies(top)
+	if err != nil {
+		return nil, err
+	}
+	if raw, ok := top["summary"]; ok {
+		r, err := p.reply("summary", len(replies), raw)
+		if err != nil {
+			return nil, err
+		}
+		if r.Error != nil || r.Text == "" {
+			return nil, p.errf("summary", "must be a reply with a \"text\" (the summary the model answers)")
+		}
+		r.Summary, r.Repeat = true, true
+		replies = append(replies, r)
+	}
+	return replies, nil
+}
+
+func (p parser) replies(top map[string]json.RawMessage) ([]Reply, error) {
 	raw, ok := top["replies"]
 	if !ok {
 		return nil, p.errf("", `needs a "replies" array`)
@@ -57,7 +84,8 @@ func Parse(name string, data []byte) ([]Reply, error) {
 	}
 	replies := make([]Reply, len(items))
 	for i, item := range items {
-		if replies[i], err = p.reply(i, item); err != nil {
+		var err error
+		if replies[i], err = p.reply(fmt.Sprintf("replies[%d]", i), i, item); err != nil {
 			return nil, err
 		}
 	}
@@ -99,13 +127,16 @@ func (p parser) object(path string, data []byte, allowed ...string) (map[string]
 	return m, nil
 }
 
-func (p parser) reply(i int, data []byte) (Reply, error) {
-	path := fmt.Sprintf("replies[%d]", i)
-	m, err := p.object(path, data, "reasoning", "text", "tool_calls", "finish", "error", "delay_ms")
+// reply reads the reply at path; i numbers its default call ids.
+func (p parser) reply(path string, i int, data []byte) (Reply, error) {
+	m, err := p.object(path, data, "reasoning", "text", "tool_calls", "finish", "error", "delay_ms", "summary")
 	if err != nil {
 		return Reply{}, err
 	}
 	var r Reply
+	if raw, ok := m["summary"]; ok && json.Unmarshal(raw, &r.Summary) != nil {
+		return r, p.errf(join(path, "summary"), "must be true or false")
+	}
 	if err := p.str(path, m, "reasoning", &r.Reasoning); err != nil {
 		return r, err
 	}

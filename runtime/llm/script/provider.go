@@ -17,11 +17,25 @@ var _ llm.Provider = (*Provider)(nil)
 // Provider replays scripted replies, one per Stream call. It is safe for
 // concurrent use; calls consume replies in arrival order.
 type Provider struct {
-	name    string
-	replies []Reply
+	name      string
+	replies   []Reply // answers to step requests
+	summaries []Reply // answers to summary requests
 
-	mu   sync.Mutex
-	used int
+	mu          sync.Mutex
+	used, sused int
+}
+
+// newProvider splits replies into step and summary answers.
+func newProvider(name string, replies []Reply) *Provider {
+	p := &Provider{name: name}
+	for _, r := range replies {
+		if r.Summary {
+			p.summaries = append(p.summaries, r)
+		} else {
+			p.replies = append(p.replies, r)
+		}
+	}
+	return p
 }
 
 // Load reads and parses the script at path.
@@ -34,7 +48,7 @@ func Load(path string) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Provider{name: path, replies: replies}, nil
+	return newProvider(path, replies), nil
 }
 
 // New builds a provider from replies, for tests. Tool calls without an ID
@@ -50,23 +64,43 @@ func New(replies []Reply) *Provider {
 		}
 		own[i] = r
 	}
-	return &Provider{name: "(in memory)", replies: own}
+	return newProvider("(in memory)", own)
 }
 
 // Name is "script".
 func (p *Provider) Name() string { return "script" }
 
-// Remaining is how many replies are left, so a test can check a script was
-// used up exactly.
+// Remaining is how many replies are left (a repeating summary reply is
+// never used up), so a test can check a script was used up exactly.
 func (p *Provider) Remaining() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.replies) - p.used
+	n := len(p.replies) - p.used
+	for _, r := range p.summaries[p.sused:] {
+		if !r.Repeat {
+			n++
+		}
+	}
+	return n
 }
 
-func (p *Provider) take() (Reply, error) {
+// take consumes the reply for req: the next summary reply for a summary
+// request, the next step reply for any other.
+func (p *Provider) take(req llm.Request) (Reply, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if llm.IsSummaryRequest(req) {
+		if p.sused >= len(p.summaries) {
+			return Reply{}, &llm.Error{Kind: llm.ErrScript,
+				Message: fmt.Sprintf("the script %s has no reply left for a summary request (the context is being compacted); "+
+					`add a top-level "summary" reply, or replies marked "summary": true`, p.name)}
+		}
+		r := p.summaries[p.sused]
+		if !r.Repeat {
+			p.sused++
+		}
+		return r, nil
+	}
 	if p.used >= len(p.replies) {
 		return Reply{}, &llm.Error{Kind: llm.ErrScript,
 			Message: fmt.Sprintf("the script %s has %d replies and all were used; add replies to it for the extra model requests", p.name, len(p.replies))}
@@ -85,7 +119,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onChunk func(llm
 	if onChunk == nil {
 		onChunk = func(llm.Chunk) {}
 	}
-	r, err := p.take()
+	r, err := p.take(req)
 	if err != nil {
 		return nil, err
 	}
