@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -129,10 +130,16 @@ func (c *cmd) lsDir(o *opts, d string, header bool) int {
 	}
 	var infos []fs.FileInfo
 	if o.has("a") {
-		for _, dot := range []string{".", ".."} {
-			if fi, err := os.Stat(filepath.Join(c.path(d), dot)); err == nil {
-				infos = append(infos, renamed{fi, dot})
+		self, err := os.Stat(c.path(d))
+		if err == nil {
+			infos = append(infos, renamed{self, "."})
+			// At a mount's root the parent lies outside the sandbox: show
+			// the directory itself for it rather than leave ".." out.
+			parent, err := os.Stat(filepath.Join(c.path(d), ".."))
+			if err != nil {
+				parent = self
 			}
+			infos = append(infos, renamed{parent, ".."})
 		}
 	}
 	needInfo := o.has("l") || o.has("t") || o.has("S")
@@ -149,7 +156,7 @@ func (c *cmd) lsDir(o *opts, d string, header bool) int {
 	if o.has("l") {
 		var blocks int64
 		for _, fi := range infos {
-			blocks += (fi.Size() + 1023) / 1024
+			blocks += int64(statOf(fi).blocks+1) / 2
 		}
 		fmt.Fprintf(c.stdout, "total %d\n", blocks)
 	}
@@ -190,25 +197,44 @@ func sortInfos(o *opts, infos []fs.FileInfo) []fs.FileInfo {
 }
 
 func (c *cmd) lsPrint(o *opts, dir string, infos []fs.FileInfo) {
-	for _, fi := range sortInfos(o, infos) {
+	sorted := sortInfos(o, infos)
+	if !o.has("l") {
+		for _, fi := range sorted {
+			name := fi.Name()
+			if o.has("F") && fi.IsDir() {
+				name += "/"
+			}
+			fmt.Fprintln(c.stdout, name)
+		}
+		return
+	}
+	// GNU ls -l right-aligns links and sizes and left-aligns owner and
+	// group, each column as wide as its widest entry.
+	rows := make([][5]string, len(sorted))
+	var widths [5]int
+	for i, fi := range sorted {
+		st := statOf(fi)
+		size := strconv.FormatInt(fi.Size(), 10)
+		if o.has("h") {
+			size = humanSize(fi.Size())
+		}
+		rows[i] = [5]string{modeString(fi.Mode()), strconv.FormatUint(st.nlink, 10), ownerName(c, st), groupName(c, st), size}
+		for j, f := range rows[i] {
+			widths[j] = max(widths[j], len(f))
+		}
+	}
+	for i, fi := range sorted {
 		name := fi.Name()
 		if o.has("F") && fi.IsDir() {
 			name += "/"
-		}
-		if !o.has("l") {
-			fmt.Fprintln(c.stdout, name)
-			continue
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			if t, err := os.Readlink(c.path(path.Join(dir, fi.Name()))); err == nil {
 				name += " -> " + t
 			}
 		}
-		size := fmt.Sprint(fi.Size())
-		if o.has("h") {
-			size = humanSize(fi.Size())
-		}
-		fmt.Fprintf(c.stdout, "%s 1 user user %8s %s %s\n", fi.Mode().String(), size, lsTime(fi.ModTime()), name)
+		r := rows[i]
+		fmt.Fprintf(c.stdout, "%s %*s %-*s %-*s %*s %s %s\n", r[0], widths[1], r[1], widths[2], r[2], widths[3], r[3], widths[4], r[4], lsTime(fi.ModTime()), name)
 	}
 }
 
@@ -283,7 +309,7 @@ func rm(c *cmd, args []string) int {
 			continue
 		}
 		if recursive {
-			err = os.RemoveAll(p)
+			err = removeTree(p)
 		} else {
 			err = os.Remove(p)
 		}
