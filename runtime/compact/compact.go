@@ -1,0 +1,240 @@
+package compact
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/prompt"
+	"github.com/ptc-dev/ptc/runtime/session"
+)
+
+// Result is how a compaction went. Failure is set when it did not
+// complete; passes that succeeded before it stay (each replaced its span
+// with a valid summary), failed attempts replaced nothing.
+type Result struct {
+	ID           string
+	Passes       int
+	TokensBefore int
+	TokensAfter  int
+	Failure      string
+}
+
+// attemptsPerPass is one try plus the one retry a rejected summary gets.
+const attemptsPerPass = 2
+
+// compact runs one compaction, bracketed by compaction/start and
+// compaction/end. Each pass replays the session's own request (system
+// text, tools and messages unchanged, so the provider's prefix cache
+// serves it) with the summary instruction as one more user message, and
+// replaces the span before the verbatim tail with the answer. When the
+// whole request plus room for the summary does not fit the window, a pass
+// replays only the longest prefix that does, cut on a step boundary, and
+// the next pass continues from its summary.
+func (m *Manager) compact(ctx context.Context, trigger string, turn, step int, before Reading) (Result, error) {
+	res := Result{ID: m.newID(), TokensBefore: before.Tokens}
+	start := session.CompactionStart{ID: res.ID, Trigger: trigger, Turn: turn, Step: step, Tokens: before.Tokens, Window: m.cfg.Window}
+	if _, err := m.log.Append(ctx, session.TypeCompactionStart, start, false); err != nil {
+		return res, err
+	}
+	failure, err := m.passes(ctx, &res)
+	if err != nil {
+		return res, err
+	}
+	res.Failure = failure
+	if req, err := prompt.BuildRequest(m.log.Events()); err == nil {
+		res.TokensAfter = m.meter.Read(req).Tokens
+	}
+	end := session.CompactionEnd{ID: res.ID, TokensBefore: res.TokensBefore, TokensAfter: res.TokensAfter, Passes: res.Passes, Error: failure}
+	_, err = m.log.Append(ctx, session.TypeCompactionEnd, end, true)
+	return res, err
+}
+
+// passes runs summary passes until the span before the tail is replaced;
+// it returns the failure, if any.
+func (m *Manager) passes(ctx context.Context, res *Result) (string, error) {
+	for res.Passes < m.cfg.MaxPasses {
+		events := m.log.Events()
+		req, err := prompt.BuildRequest(events)
+		if errors.Is(err, prompt.ErrNoHeader) {
+			return "nothing to compact: no model request was sent in this session yet", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		items, err := session.Surface(events)
+		if err != nil {
+			return "", err
+		}
+		tail := m.tailStart(items)
+		if tail == 0 || (tail == 1 && items[0].Summary) {
+			if res.Passes > 0 {
+				return "", nil
+			}
+			return "nothing to compact: everything on the surface is recent enough to stay verbatim", nil
+		}
+		replay, upto := m.replayPlan(req, items, tail)
+		if upto == 0 {
+			return fmt.Sprintf("the oldest step alone (about %d tokens) does not fit a summary request in a %d-token window",
+				MessageTokens(items[0].Message), m.cfg.Window), nil
+		}
+		res.Passes++
+		failure, err := m.summarise(ctx, res, events, req, items, replay, upto)
+		if err != nil || failure != "" {
+			return failure, err
+		}
+		if upto == tail {
+			return "", nil
+		}
+	}
+	return fmt.Sprintf("stopped after %d passes before reaching the recent part of the session", res.Passes), nil
+}
+
+// cutPoint reports whether a span may end just before items[i] (or at the
+// end): never between a tool call and its result.
+func cutPoint(items []session.SurfaceItem, i int) bool {
+	return i == len(items) || items[i].Message.Role != llm.RoleTool
+}
+
+// tailStart is the index where the verbatim tail begins: the longest
+// suffix of whole steps within the retain budget. When even the latest
+// step is over the budget it is still kept if it is under half the
+// threshold, so a single large result is not summarised away the moment
+// it arrives.
+func (m *Manager) tailStart(items []session.SurfaceItem) int {
+	budget, latest := m.cfg.RetainTokens(), m.cfg.ThresholdTokens()/2
+	k, sum, first := len(items), 0, true
+	for i := len(items) - 1; i >= 0; i-- {
+		sum += MessageTokens(items[i].Message)
+		if !cutPoint(items, i) {
+			continue
+		}
+		if sum > budget && !(first && sum <= latest) {
+			break
+		}
+		k, first = i, false
+	}
+	return k
+}
+
+// replayPlan decides what one pass sends and replaces: replay messages of
+// the request, and the span items[:upto]. The whole request is replayed
+// when it fits with room for the summary, replacing everything before the
+// tail; otherwise the longest prefix that fits, cut on a step boundary,
+// is both replayed and replaced (upto 0: not even the first step fits).
+func (m *Manager) replayPlan(req llm.Request, items []session.SurfaceItem, tail int) (replay, upto int) {
+	budget := m.cfg.Window - m.cfg.SummaryMaxTokens
+	merge := items[0].Summary
+	fixed := m.meter.Read(llm.Request{System: req.System, Tools: req.Tools,
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: instruction(merge, true, m.cfg.SummaryMaxTokens)}}}).Tokens
+	prefix := make([]int, len(items)+1)
+	for i, it := range items {
+		prefix[i+1] = prefix[i] + MessageTokens(it.Message)
+	}
+	if fixed+prefix[len(items)] <= budget {
+		return len(items), tail
+	}
+	for j := tail; j > 0; j-- {
+		if cutPoint(items, j) && fixed+prefix[j] <= budget {
+			return j, j
+		}
+	}
+	return 0, 0
+}
+
+// summarise runs one pass: up to attemptsPerPass side requests, each
+// logged as compaction/summary; an accepted summary is appended as the
+// user/message replacing items[:upto]. It returns the failure when no
+// attempt was accepted.
+func (m *Manager) summarise(ctx context.Context, res *Result, events []session.Event, req llm.Request, items []session.SurfaceItem, replay, upto int) (string, error) {
+	replacedTokens := 0
+	for _, it := range items[:upto] {
+		replacedTokens += MessageTokens(it.Message)
+	}
+	span := session.SurfaceSpan{From: items[0].Seq, To: items[upto-1].Seq}
+	todos := latestTodos(events)
+	failure := ""
+	for attempt := 1; attempt <= attemptsPerPass; attempt++ {
+		rec := session.CompactionSummary{ID: res.ID, Pass: res.Passes, Attempt: attempt, Replaces: span,
+			ReplacedMessages: upto, ReplayedMessages: replay, ReplacedTokens: replacedTokens,
+			Provider: m.provider.Name(), Model: req.Model, Options: req.Options,
+			Instruction: instruction(items[0].Summary, attempt > 1, m.cfg.SummaryMaxTokens)}
+		rec.Options.MaxTokens = m.cfg.SummaryMaxTokens
+		sreq := sideRequest(req, rec)
+		resp, err := m.provider.Stream(ctx, sreq, func(llm.Chunk) {})
+		text := ""
+		switch {
+		case err != nil:
+			rec.Rejected = "the summary request failed: " + err.Error()
+		case resp == nil:
+			rec.Rejected = "the model returned no response"
+		default:
+			m.meter.Observe(sreq, resp.Usage)
+			rec.Usage, rec.RawOutput = resp.Usage, resp.Message.Content
+			summary := extractSummary(resp.Message.Content)
+			text = summaryMessage(summary, todos)
+			rec.SummaryTokens = Tokens(text)
+			rec.Rejected = judge(summary, resp.Finish, rec.SummaryTokens, replacedTokens)
+		}
+		if _, err := m.log.Append(ctx, session.TypeCompactionSummary, rec, false); err != nil {
+			return "", err
+		}
+		if rec.Rejected == "" {
+			msg := session.UserMessage{ID: m.newID(), Content: session.TextBlocks(text), Source: SummarySource(), Replaces: &span}
+			_, err := m.log.Append(ctx, session.TypeUserMessage, msg, true)
+			return "", err
+		}
+		failure = rec.Rejected
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return fmt.Sprintf("no usable summary after %d attempts (last: %s)", attemptsPerPass, failure), nil
+}
+
+// judge returns why a summary cannot be used (empty: it can).
+func judge(summary string, finish llm.FinishReason, tokens, replaced int) string {
+	switch {
+	case summary == "":
+		return "the answer holds no summary text"
+	case finish == llm.FinishMaxTokens:
+		return "the summary was cut off at the token limit"
+	case tokens >= replaced:
+		return fmt.Sprintf("the summary (about %d tokens) is not shorter than what it replaces (about %d tokens)", tokens, replaced)
+	}
+	return ""
+}
+
+// sideRequest is the summary request of rec built on req: the first
+// ReplayedMessages messages unchanged plus the instruction.
+func sideRequest(req llm.Request, rec session.CompactionSummary) llm.Request {
+	msgs := make([]llm.Message, 0, rec.ReplayedMessages+1)
+	msgs = append(msgs, req.Messages[:rec.ReplayedMessages]...)
+	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: rec.Instruction})
+	req.Messages, req.Options = msgs, rec.Options
+	return req
+}
+
+// RebuildRequest rebuilds the summary side request recorded by the
+// compaction/summary at index i of events, from the log alone: the
+// request of the log before it, its first ReplayedMessages messages, the
+// recorded instruction and options.
+func RebuildRequest(events []session.Event, i int) (llm.Request, error) {
+	if i < 0 || i >= len(events) || events[i].Type != session.TypeCompactionSummary {
+		return llm.Request{}, fmt.Errorf("event %d is not a %s", i, session.TypeCompactionSummary)
+	}
+	var rec session.CompactionSummary
+	if err := json.Unmarshal(events[i].Data, &rec); err != nil {
+		return llm.Request{}, fmt.Errorf("event seq %d (%s): cannot decode its data: %w", events[i].Seq, events[i].Type, err)
+	}
+	req, err := prompt.BuildRequest(events[:i])
+	if err != nil {
+		return llm.Request{}, err
+	}
+	if rec.ReplayedMessages < 0 || rec.ReplayedMessages > len(req.Messages) {
+		return llm.Request{}, fmt.Errorf("event seq %d replays %d messages but the surface before it has %d", events[i].Seq, rec.ReplayedMessages, len(req.Messages))
+	}
+	return sideRequest(req, rec), nil
+}

@@ -1,0 +1,114 @@
+package compact
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/prompt"
+	"github.com/ptc-dev/ptc/runtime/session"
+)
+
+// Basis values of a reading (session.ContextMeter.Basis).
+const (
+	BasisReported = "reported"
+	BasisEstimate = "estimate"
+)
+
+// Reading is the meter's expectation for one request.
+type Reading struct {
+	Tokens   int
+	Basis    string
+	Reported int // the provider's count the reading builds on (BasisReported)
+}
+
+// Meter predicts the input tokens of the next request. Its baseline is the
+// last request the provider reported a count for: the reading of a new
+// request is that count plus the local estimate of the difference between
+// the two requests (negative after pruning or compaction). Whatever the
+// two share — usually almost everything — is counted by the provider's own
+// tokenizer, so the estimate's error (see Tokens) applies to the change
+// only. Without a baseline the reading is the local estimate of the whole
+// request. Safe for concurrent use.
+type Meter struct {
+	mu        sync.Mutex
+	ok        bool
+	reported  int
+	estimated int
+}
+
+// Read is the reading for req.
+func (m *Meter) Read(req llm.Request) Reading {
+	est := RequestTokens(req)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.ok {
+		return Reading{Tokens: est, Basis: BasisEstimate}
+	}
+	return Reading{Tokens: max(m.reported+est-m.estimated, 0), Basis: BasisReported, Reported: m.reported}
+}
+
+// Observe makes req, which the provider counted as usage.InputTokens,
+// the baseline. A response without a count leaves the baseline alone.
+func (m *Meter) Observe(req llm.Request, usage llm.Usage) {
+	if usage.InputTokens <= 0 {
+		return
+	}
+	est := RequestTokens(req)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.ok, m.reported, m.estimated = true, usage.InputTokens, est
+}
+
+// Overflowed records that the provider refused req as longer than window
+// tokens: req becomes a baseline of at least window+1 tokens, so readings
+// of shorter candidates are scaled from the provider's verdict rather than
+// from an estimate it just proved wrong.
+func (m *Meter) Overflowed(req llm.Request, window int) {
+	r := m.Read(req)
+	if r.Tokens > window {
+		return
+	}
+	est := RequestTokens(req)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.ok, m.reported, m.estimated = true, window+1, est
+}
+
+// Restore sets the baseline from a stored session: the latest model
+// answer or summary that carries a reported input count, with the request
+// it answered rebuilt from the log. Used when a session is resumed, so the
+// first reading of a new process is as good as the last of the old one.
+func (m *Meter) Restore(events []session.Event) error {
+	for i := len(events) - 1; i >= 0; i-- {
+		var req llm.Request
+		var usage llm.Usage
+		var err error
+		switch events[i].Type {
+		case session.TypeAssistantMessage:
+			var d session.AssistantMessage
+			if json.Unmarshal(events[i].Data, &d) != nil || d.Usage.InputTokens <= 0 {
+				continue
+			}
+			// Only chunks come between a request's build and its answer,
+			// so the prefix before the answer rebuilds the request.
+			usage = d.Usage
+			req, err = prompt.BuildRequest(events[:i])
+		case session.TypeCompactionSummary:
+			var d session.CompactionSummary
+			if json.Unmarshal(events[i].Data, &d) != nil || d.Usage.InputTokens <= 0 {
+				continue
+			}
+			usage = d.Usage
+			req, err = RebuildRequest(events, i)
+		default:
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		m.Observe(req, usage)
+		return nil
+	}
+	return nil
+}
