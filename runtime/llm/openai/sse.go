@@ -75,12 +75,12 @@ func (s *sseReader) line() ([]byte, error) {
 	line, err := s.r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		long := append([]byte(nil), line...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			if len(long) > maxEventBytes {
-				return nil, errEventTooLarge
-			}
+		for errors.Is(err, bufio.ErrBufferFull) && len(long) <= maxEventBytes {
 			line, err = s.r.ReadSlice('\n')
 			long = append(long, line...)
+		}
+		if len(long) > maxEventBytes {
+			return nil, errEventTooLarge
 		}
 		line = long
 	}
