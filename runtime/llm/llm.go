@@ -84,12 +84,16 @@ const (
 )
 
 // Usage counts tokens for one response. CacheHitTokens is the part of
-// InputTokens served from the provider's prefix cache.
+// InputTokens served from the provider's prefix cache. CostUSD is what the
+// response cost in US dollars by the model table's prices at the time
+// (cache hits priced as such; see runtime/llm/models), set by the
+// provider; 0 when the model has no price (local servers, scripts).
 type Usage struct {
-	InputTokens     int `json:"input"`
-	OutputTokens    int `json:"output"`
-	CacheHitTokens  int `json:"cacheHit,omitempty"`
-	ReasoningTokens int `json:"reasoning,omitempty"`
+	InputTokens     int     `json:"input"`
+	OutputTokens    int     `json:"output"`
+	CacheHitTokens  int     `json:"cacheHit,omitempty"`
+	ReasoningTokens int     `json:"reasoning,omitempty"`
+	CostUSD         float64 `json:"cost_usd,omitempty"`
 }
 
 // ChunkKind tells which field of a Chunk is set.

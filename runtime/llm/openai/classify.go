@@ -130,7 +130,7 @@ func (at attempt) overflow(e *llm.Error, serverMsg string) {
 		size = fmt.Sprintf("about %d tokens", e.RequestTokens)
 	}
 	if e.ContextWindow == 0 {
-		e.ContextWindow = at.p.cfg.Models.Lookup(at.model).ContextWindow
+		e.ContextWindow = at.p.lookup(at.model).ContextWindow
 	}
 	e.Message = fmt.Sprintf("the request (%s) does not fit the context window of %s (%d tokens): the conversation must be compacted or shortened (server said: %s)",
 		size, at.model, e.ContextWindow, serverMsg)

@@ -89,14 +89,18 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onChunk func(llm
 	}
 }
 
+// lookup is the table's entry for model (the configured model's is kept).
+func (p *Provider) lookup(model string) models.Model {
+	if model == p.model.ID {
+		return p.model
+	}
+	return p.cfg.Models.Lookup(model)
+}
+
 // reasoningField is where reasoning goes back for model: the table's
 // answer, else the field this server was seen streaming, else none.
 func (p *Provider) reasoningField(model string) string {
-	m := p.model
-	if model != m.ID {
-		m = p.cfg.Models.Lookup(model)
-	}
-	if m.ReasoningField != "" {
+	if m := p.lookup(model); m.ReasoningField != "" {
 		return m.ReasoningField
 	}
 	if f := p.learnedField.Load(); f != nil {
@@ -161,7 +165,11 @@ func (p *Provider) attempt(ctx context.Context, req llm.Request, model string, o
 	if a.field != "" {
 		p.learnedField.Store(&a.field)
 	}
-	return at.result(a, done)
+	answer, err := at.result(a, done)
+	if answer != nil {
+		answer.Usage.CostUSD = p.lookup(model).Cost(answer.Usage)
+	}
+	return answer, err
 }
 
 func (p *Provider) post(ctx context.Context, body []byte) (*http.Response, error) {

@@ -206,3 +206,27 @@ func TestStreamNonStreamContentType(t *testing.T) {
 		t.Fatal("a JSON body instead of a stream must not be an answer")
 	}
 }
+
+func TestStreamPricesUsageFromTheTable(t *testing.T) {
+	usage := &llmtest.Usage{Prompt: 1000, Completion: 100, CacheHit: 600}
+	for _, tc := range []struct {
+		model string
+		want  float64
+	}{
+		{"deepseek-v4-flash", (400*0.14 + 600*0.014 + 100*0.28) / 1e6},
+		{"my-local-model", 0},
+	} {
+		t.Run(tc.model, func(t *testing.T) {
+			srv := llmtest.NewServer(t, llmtest.Turn{Text: "hi", Usage: usage})
+			req := toolRequest()
+			req.Model = tc.model
+			resp, err := newProvider(t, srv.URL, "k").Stream(context.Background(), req, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resp.Usage.CostUSD; got < tc.want-1e-9 || got > tc.want+1e-9 {
+				t.Fatalf("cost %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
