@@ -1,11 +1,14 @@
 // Package backend turns the CLI's --model and --base-url flags into an
-// llm.Provider, so every command picks its model the same way.
+// llm.Provider, so every command picks its model the same way, and says
+// what the model table knows about the model chosen.
 package backend
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/llm/openai"
 	"github.com/ptc-dev/ptc/runtime/llm/script"
 )
@@ -13,21 +16,69 @@ import (
 // ScriptPrefix marks a --model value that names a script file.
 const ScriptPrefix = "script:"
 
-// Open returns the provider for model and baseURL (either may be empty),
-// reading keys through getenv, and the model name to put in requests.
-// "script:FILE" replays FILE (no key, no network); anything else goes to
-// an OpenAI-compatible server chosen by openai.ConfigFromEnv.
-func Open(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
-	if file, ok := strings.CutPrefix(model, ScriptPrefix); ok {
+// Spec is what a model is chosen from. Model and BaseURL may be empty.
+type Spec struct {
+	Model   string
+	BaseURL string
+	// ContextWindow, when positive, replaces the table's window
+	// (--context-window).
+	ContextWindow int
+	// Getenv reads the API keys.
+	Getenv func(string) string
+	// Models is the model table; nil is the built-in one.
+	Models *models.Table
+}
+
+// Choice is a chosen model.
+type Choice struct {
+	Provider llm.Provider
+	// Model is the name to put in requests.
+	Model string
+	// Info is the table's entry for Model, with the ContextWindow
+	// override applied: the window compaction works to and the prices
+	// usage is costed at.
+	Info models.Model
+	// Notices are lines the user should see once when the run starts:
+	// the default model picked when only OPENAI_API_KEY is set, a model
+	// the table does not know, a retired model.
+	Notices []string
+}
+
+// Choose returns the provider for s. "script:FILE" replays FILE (no key,
+// no network); anything else goes to an OpenAI-compatible server chosen by
+// openai.ConfigFromEnv.
+func Choose(s Spec) (Choice, error) {
+	table := s.Models
+	if table == nil {
+		table = models.Builtin()
+	}
+	if file, ok := strings.CutPrefix(s.Model, ScriptPrefix); ok {
 		p, err := script.Load(file)
 		if err != nil {
-			return nil, "", err
+			return Choice{}, err
 		}
-		return p, model, nil
+		info := models.Model{ID: s.Model, ContextWindow: models.DefaultContextWindow}
+		return Choice{Provider: p, Model: s.Model, Info: info.WithContextWindow(s.ContextWindow)}, nil
 	}
-	cfg, err := openai.ConfigFromEnv(baseURL, model, getenv)
+	cfg, err := openai.ConfigFromEnv(s.BaseURL, s.Model, s.Getenv)
 	if err != nil {
-		return nil, "", err
+		return Choice{}, err
 	}
-	return openai.New(cfg), cfg.Model, nil
+	cfg.Models = table
+	c := Choice{Provider: openai.New(cfg), Model: cfg.Model, Info: table.Lookup(cfg.Model).WithContextWindow(s.ContextWindow)}
+	if strings.TrimSpace(s.Model) == "" && cfg.Name == "openai" {
+		c.Notices = append(c.Notices, fmt.Sprintf("no --model given: using %s at %s with the key from %s (pass --model NAME to choose another)",
+			cfg.Model, cfg.BaseURL, cfg.KeyEnv))
+	}
+	if c.Info.Notice != "" {
+		c.Notices = append(c.Notices, c.Info.Notice)
+	}
+	return c, nil
+}
+
+// Open is Choose with the built-in table, for callers that need only the
+// provider and the model name.
+func Open(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
+	c, err := Choose(Spec{Model: model, BaseURL: baseURL, Getenv: getenv})
+	return c.Provider, c.Model, err
 }
