@@ -9,6 +9,7 @@ import (
 	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm/backend"
+	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
@@ -21,6 +22,10 @@ import (
 type composition struct {
 	cfg agent.Config
 	reg *tools.Registry
+	// model is the table's entry for the model in use, --context-window
+	// applied; notices are what choosing it has to tell the user.
+	model   models.Model
+	notices []string
 }
 
 // composeInput is what compose needs besides the settings: the parts that
@@ -33,6 +38,7 @@ type composeInput struct {
 	spill    string
 	answerer tools.Answerer
 	getenv   func(string) string
+	models   *models.Table
 	now      func() time.Time
 	extra    []tools.Tool
 	buildReg func(ToolsetConfig) (*tools.Registry, error)
@@ -46,10 +52,11 @@ type composeInput struct {
 // runner (every other call).
 func compose(in composeInput) (composition, error) {
 	s := in.settings
-	provider, model, err := backend.Open(s.Model, s.BaseURL, in.getenv)
+	choice, err := backend.Choose(backend.Spec{Model: s.Model, BaseURL: s.BaseURL, ContextWindow: s.ContextWindow, Getenv: in.getenv, Models: in.models})
 	if err != nil {
 		return composition{}, err
 	}
+	provider, model := choice.Provider, choice.Model
 	policy, err := tools.ParsePolicy(s.Approval)
 	if err != nil {
 		return composition{}, err
@@ -86,7 +93,7 @@ func compose(in composeInput) (composition, error) {
 		ctx := prompt.Context{Sandbox: s.Sandbox, Approval: s.Approval, Workspace: s.Workspace, Date: today}
 		cfg.Context = func() prompt.Context { return ctx }
 	}
-	return composition{cfg: cfg, reg: reg}, nil
+	return composition{cfg: cfg, reg: reg, model: choice.Info, notices: choice.Notices}, nil
 }
 
 // SystemSections are the preset's prompt sections plus, when programs

@@ -32,20 +32,21 @@ type runFlags struct {
 var settingFlags = map[string]session.Field{
 	"preset": session.FieldPreset, "model": session.FieldModel, "base-url": session.FieldBaseURL,
 	"workspace": session.FieldWorkspace, "sandbox": session.FieldSandbox, "approval": session.FieldApproval,
-	"max-steps": session.FieldMaxSteps,
+	"max-steps": session.FieldMaxSteps, "context-window": session.FieldContextWindow,
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	s := &f.settings
 	fl.StringVar(&s.Preset, "preset", "", "preset: ptc (default), standard or minimal")
-	fl.StringVar(&s.Model, "model", "", "model name (e.g. deepseek-chat), or script:FILE to replay scripted replies")
+	fl.StringVar(&s.Model, "model", "", "model name (default deepseek-v4-flash with DEEPSEEK_API_KEY), or script:FILE to replay scripted replies")
 	fl.StringVar(&s.BaseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1")
 	fl.StringVar(&s.Workspace, "workspace", "", "workspace directory (default: the current directory)")
 	fl.StringVar(&f.home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 	fl.StringVar(&s.Sandbox, "sandbox", "", "sandbox mode: read-only, workspace-write or danger-full-access (default: the preset's)")
 	fl.StringVar(&s.Approval, "approval", "", "approval policy: ask (default) or never")
 	fl.IntVar(&s.MaxSteps, "max-steps", 0, "end a turn after this many model requests (0: the preset's budget)")
+	fl.IntVar(&s.ContextWindow, "context-window", 0, "the model's context window in tokens (0: the model table's, see $PTC_HOME/models.yaml)")
 	fl.StringVar(&f.resume, "resume", "", "continue the session with this id (or a unique prefix of it); the flags given replace its recorded settings")
 	cmd.PreRun = func(c *cobra.Command, _ []string) {
 		f.given = nil
@@ -92,12 +93,15 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	if err != nil {
 		home.Close()
 		if errors.Is(err, session.ErrNotFound) {
-			return nil, unknownSession(f.resume, session.StoreDir(home.Dir()))
+			return nil, unknownSession(f.resume, home.Catalog().Dir())
 		}
 		return nil, err
 	}
 	for _, w := range sess.Warnings() {
 		fmt.Fprintln(os.Stderr, "ptc: warning:", w)
+	}
+	for _, n := range sess.Notices() {
+		fmt.Fprintln(os.Stderr, "ptc: note:", n)
 	}
 	return &app{home: home, sess: sess}, nil
 }

@@ -66,9 +66,13 @@ func Choose(s Spec) (Choice, error) {
 	}
 	cfg.Models = table
 	c := Choice{Provider: openai.New(cfg), Model: cfg.Model, Info: table.Lookup(cfg.Model).WithContextWindow(s.ContextWindow)}
-	if strings.TrimSpace(s.Model) == "" && cfg.Name == "openai" {
-		c.Notices = append(c.Notices, fmt.Sprintf("no --model given: using %s at %s with the key from %s (pass --model NAME to choose another)",
-			cfg.Model, cfg.BaseURL, cfg.KeyEnv))
+	if strings.TrimSpace(s.Model) == "" && cfg.Name != "deepseek" {
+		key := "with the key from " + cfg.KeyEnv
+		if cfg.APIKey == "" {
+			key = "without an API key"
+		}
+		c.Notices = append(c.Notices, fmt.Sprintf("no --model given: using %s at %s %s (pass --model NAME to choose another)",
+			cfg.Model, cfg.BaseURL, key))
 	}
 	if c.Info.Notice != "" {
 		c.Notices = append(c.Notices, c.Info.Notice)

@@ -52,7 +52,11 @@ func (at attempt) statusError(status int, body []byte) *llm.Error {
 	}
 	switch {
 	case e.Kind == llm.ErrAuth && cfg.APIKey == "":
-		e.Message = fmt.Sprintf("the server at %s requires an API key: set %s and try again (server said: %s)", cfg.BaseURL, cfg.KeyEnv, serverMsg)
+		withheld := ""
+		if cfg.WithheldKey != "" {
+			withheld = fmt.Sprintf("; %s is sent only to its own provider's host", cfg.WithheldKey)
+		}
+		e.Message = fmt.Sprintf("the server at %s requires an API key: set %s and try again%s (server said: %s)", cfg.BaseURL, cfg.KeyEnv, withheld, serverMsg)
 	case e.Kind == llm.ErrAuth:
 		e.Message = fmt.Sprintf("the server at %s rejected the API key from %s: check that the key is valid and may use model %q (server said: %s)", cfg.BaseURL, cfg.KeyEnv, at.model, serverMsg)
 	case e.Kind == llm.ErrPayment:

@@ -41,6 +41,9 @@ type Config struct {
 	// KeyEnv names the environment variable APIKey came from, so that an
 	// authentication failure can tell the user what to check.
 	KeyEnv string
+	// WithheldKey names a key variable that was set but not sent because
+	// this is not its provider's host (DEEPSEEK_API_KEY at a proxy).
+	WithheldKey string
 	// HTTPClient does the requests; nil uses a client without an overall
 	// timeout (streams are long), guarded by StallTimeout instead.
 	HTTPClient *http.Client
@@ -64,9 +67,13 @@ type Config struct {
 //   - a base URL (flag or OPENAI_BASE_URL): that server with OPENAI_API_KEY
 //     if set (at DeepSeek's host DEEPSEEK_API_KEY first, then
 //     OPENAI_API_KEY) and no Authorization header otherwise, for local
-//     vLLM/Ollama servers, which then need an explicit model.
+//     vLLM/Ollama servers, which then need an explicit model — except
+//     when DEEPSEEK_API_KEY is the only key set: the server is taken for a
+//     DeepSeek-compatible one (a proxy, a gateway) and gets
+//     deepseek-v4-flash.
 //
-// A DeepSeek key is never sent to another host.
+// A DeepSeek key is never sent to another host; WithheldKey then says so,
+// so that an authentication failure can tell the user why no key went.
 func ConfigFromEnv(baseURL, model string, getenv func(string) string) (Config, error) {
 	base := strings.TrimSpace(baseURL)
 	if base == "" {
@@ -97,12 +104,18 @@ func ConfigFromEnv(baseURL, model string, getenv func(string) string) (Config, e
 		}
 	} else {
 		cfg.APIKey, cfg.KeyEnv = firstKey(getenv, "OPENAI_API_KEY")
-	}
-	if cfg.Model == "" {
-		if cfg.BaseURL != OpenAIBaseURL {
-			return Config{}, fmt.Errorf("no model chosen for %s: pass --model NAME with a model that server serves", cfg.BaseURL)
+		if cfg.APIKey == "" && strings.TrimSpace(getenv("DEEPSEEK_API_KEY")) != "" {
+			cfg.WithheldKey = "DEEPSEEK_API_KEY"
 		}
+	}
+	switch {
+	case cfg.Model != "":
+	case cfg.BaseURL == OpenAIBaseURL:
 		cfg.Model = OpenAIModel
+	case cfg.WithheldKey != "":
+		cfg.Model = DeepSeekModel
+	default:
+		return Config{}, fmt.Errorf("no model chosen for %s: pass --model NAME with a model that server serves", cfg.BaseURL)
 	}
 	return cfg, nil
 }

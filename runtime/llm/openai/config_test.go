@@ -35,7 +35,12 @@ func TestConfigFromEnv(t *testing.T) {
 			want: Config{Name: "openai", BaseURL: "http://localhost:11434/v1", Model: "llama3", KeyEnv: "OPENAI_API_KEY"}},
 		{name: "a DeepSeek key is never sent to another host",
 			baseURL: "http://localhost:8000/v1", model: "m", env: map[string]string{"DEEPSEEK_API_KEY": "ds"},
-			want: Config{Name: "openai", BaseURL: "http://localhost:8000/v1", Model: "m", KeyEnv: "OPENAI_API_KEY"}},
+			want: Config{Name: "openai", BaseURL: "http://localhost:8000/v1", Model: "m", KeyEnv: "OPENAI_API_KEY", WithheldKey: "DEEPSEEK_API_KEY"}},
+		{name: "a DeepSeek key alone makes another server a DeepSeek-compatible one",
+			baseURL: "http://127.0.0.1:8000/v1", env: map[string]string{"DEEPSEEK_API_KEY": "ds"},
+			want: Config{Name: "openai", BaseURL: "http://127.0.0.1:8000/v1", Model: "deepseek-v4-flash", KeyEnv: "OPENAI_API_KEY", WithheldKey: "DEEPSEEK_API_KEY"}},
+		{name: "with an OpenAI key too, another server still needs a model",
+			baseURL: "http://127.0.0.1:8000/v1", env: map[string]string{"DEEPSEEK_API_KEY": "ds", "OPENAI_API_KEY": "oa"}, errMatch: "pass --model NAME"},
 		{name: "an explicit DeepSeek base URL uses the DeepSeek key",
 			baseURL: "https://api.deepseek.com/v1", env: map[string]string{"DEEPSEEK_API_KEY": "ds", "OPENAI_API_KEY": "oa"},
 			want: Config{Name: "deepseek", BaseURL: "https://api.deepseek.com/v1", Model: "deepseek-v4-flash", APIKey: "ds", KeyEnv: "DEEPSEEK_API_KEY"}},
@@ -61,7 +66,7 @@ func TestConfigFromEnv(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.Name != tc.want.Name || got.BaseURL != tc.want.BaseURL || got.Model != tc.want.Model ||
-				got.APIKey != tc.want.APIKey || got.KeyEnv != tc.want.KeyEnv {
+				got.APIKey != tc.want.APIKey || got.KeyEnv != tc.want.KeyEnv || got.WithheldKey != tc.want.WithheldKey {
 				t.Fatalf("got %+v\nwant %+v", got, tc.want)
 			}
 		})

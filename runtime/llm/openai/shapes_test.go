@@ -230,3 +230,19 @@ func TestStreamPricesUsageFromTheTable(t *testing.T) {
 		})
 	}
 }
+
+func TestStream401SaysAWithheldKeyWasNotSent(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Turn{Status: 401, Message: "no key"})
+	cfg, err := ConfigFromEnv(srv.URL, "", func(k string) string { return map[string]string{"DEEPSEEK_API_KEY": "ds"}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(cfg).Stream(context.Background(), toolRequest(), nil)
+	e := llm.AsError(err)
+	if e.Kind != llm.ErrAuth || !strings.Contains(e.Message, "set OPENAI_API_KEY") || !strings.Contains(e.Message, "DEEPSEEK_API_KEY is sent only") {
+		t.Fatalf("message %q", e.Message)
+	}
+	if h := srv.Requests()[0].Header.Get("Authorization"); h != "" {
+		t.Fatalf("the DeepSeek key went to another host: %q", h)
+	}
+}
