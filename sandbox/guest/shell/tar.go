@@ -27,17 +27,17 @@ var archiveCommands = map[string]builtinFunc{
 
 // tarOptions is a parsed tar command line.
 type tarOptions struct {
-	mode      byte // c x t
-	file      string
-	dir       string
-	gzip      bool
-	verbose   bool
-	toStdout  bool
-	keepOld   bool
-	strip     int
-	excludes  []string
-	operands  []string
-	haveFile  bool
+	mode     byte // c x t
+	file     string
+	dir      string
+	gzip     bool
+	verbose  bool
+	toStdout bool
+	keepOld  bool
+	strip    int
+	excludes []string
+	operands []string
+	haveFile bool
 }
 
 // parseTar reads tar's options, the old bundled form (tar czf x.tgz d)

@@ -1,0 +1,416 @@
+package shell
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// noEOL marks, inside the diff, a last line that had no newline: such a
+// line differs from the same text with one, and prints with GNU's
+// "\ No newline at end of file" after it.
+const noEOL = "\x00no-eol"
+
+func splitText(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	if !strings.HasSuffix(s, "\n") {
+		lines[len(lines)-1] += noEOL
+	}
+	return lines
+}
+
+// writeDiffLine prints one line with its prefix ("< ", "-", " "...).
+func writeDiffLine(w io.Writer, prefix, line string) {
+	if text, ok := strings.CutSuffix(line, noEOL); ok {
+		fmt.Fprintf(w, "%s%s\n\\ No newline at end of file\n", prefix, text)
+		return
+	}
+	fmt.Fprintf(w, "%s%s\n", prefix, line)
+}
+
+// hunk is a run of changes: a[a0:a1] replaced by b[b0:b1] (0-based).
+type hunk struct{ a0, a1, b0, b1 int }
+
+// hunksOf groups an edit script into runs of adjacent changes.
+func hunksOf(ops []editOp) []hunk {
+	var out []hunk
+	ai, bi := 0, 0
+	for i := 0; i < len(ops); {
+		if ops[i].kind == ' ' {
+			ai, bi, i = ai+1, bi+1, i+1
+			continue
+		}
+		h := hunk{a0: ai, b0: bi}
+		for ; i < len(ops) && ops[i].kind != ' '; i++ {
+			if ops[i].kind == '-' {
+				ai++
+			} else {
+				bi++
+			}
+		}
+		h.a1, h.b1 = ai, bi
+		out = append(out, h)
+	}
+	return out
+}
+
+// normalRange prints a 1-based inclusive range as diff does: "n" or "n,m".
+func normalRange(from, to int) string {
+	if to <= from+1 {
+		return fmt.Sprint(max(to, from))
+	}
+	return fmt.Sprintf("%d,%d", from+1, to)
+}
+
+// normal renders the default (ed-like) diff format.
+func normal(w io.Writer, a, b []string, ops []editOp) {
+	for _, h := range hunksOf(ops) {
+		switch {
+		case h.b0 == h.b1:
+			fmt.Fprintf(w, "%sd%d\n", normalRange(h.a0, h.a1), h.b0)
+		case h.a0 == h.a1:
+			fmt.Fprintf(w, "%da%s\n", h.a0, normalRange(h.b0, h.b1))
+		default:
+			fmt.Fprintf(w, "%sc%s\n", normalRange(h.a0, h.a1), normalRange(h.b0, h.b1))
+		}
+		for _, l := range a[h.a0:h.a1] {
+			writeDiffLine(w, "< ", l)
+		}
+		if h.a0 != h.a1 && h.b0 != h.b1 {
+			fmt.Fprintln(w, "---")
+		}
+		for _, l := range b[h.b0:h.b1] {
+			writeDiffLine(w, "> ", l)
+		}
+	}
+}
+
+// unified renders ops as unified-diff hunks with ctx lines of context.
+func unified(w io.Writer, ops []editOp, ctx int) {
+	for i := 0; i < len(ops); {
+		if ops[i].kind == ' ' {
+			i++
+			continue
+		}
+		start := max(i-ctx, 0)
+		end := i
+		for end < len(ops) {
+			if ops[end].kind != ' ' {
+				end++
+				continue
+			}
+			run := end
+			for run < len(ops) && ops[run].kind == ' ' {
+				run++
+			}
+			if run == len(ops) || run-end > 2*ctx {
+				end = min(end+ctx, run)
+				break
+			}
+			end = run
+		}
+		aLine, bLine := 1, 1
+		for _, op := range ops[:start] {
+			if op.kind != '+' {
+				aLine++
+			}
+			if op.kind != '-' {
+				bLine++
+			}
+		}
+		aN, bN := 0, 0
+		for _, op := range ops[start:end] {
+			if op.kind != '+' {
+				aN++
+			}
+			if op.kind != '-' {
+				bN++
+			}
+		}
+		fmt.Fprintf(w, "@@ -%s +%s @@\n", hunkRange(aLine, aN), hunkRange(bLine, bN))
+		for _, op := range ops[start:end] {
+			writeDiffLine(w, string(op.kind), op.text)
+		}
+		i = end
+	}
+}
+
+func hunkRange(line, n int) string {
+	if n == 0 {
+		return fmt.Sprintf("%d,0", line-1)
+	}
+	if n == 1 {
+		return fmt.Sprint(line)
+	}
+	return fmt.Sprintf("%d,%d", line, n)
+}
+
+// diffRun holds one diff invocation's options.
+type diffRun struct {
+	c       *cmd
+	o       *opts
+	flags   string // the options as typed, for diff -r's per-file headers
+	ctx     int
+	changed bool
+}
+
+func diff(c *cmd, args []string) int {
+	o, err := flagSpec{short: "uqNaU:rbwiBs", permute: true, long: map[string]string{
+		"brief": "q", "unified": "u", "recursive": "r", "new-file": "N", "text": "a", "ignore-all-space": "w",
+		"ignore-space-change": "b", "ignore-case": "i", "ignore-blank-lines": "B", "report-identical-files": "s",
+	}}.parse(args)
+	if err != nil {
+		c.usage(err)
+		return 2
+	}
+	if len(o.args) != 2 {
+		c.fail("missing operand after '%s'", strings.Join(o.args, " "))
+		return 2
+	}
+	var flags []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			flags = append(flags, a)
+		}
+	}
+	d := &diffRun{c: c, o: o, flags: strings.Join(flags, " "), ctx: 3}
+	if v := o.val("U"); v != "" {
+		fmt.Sscan(v, &d.ctx)
+	}
+	st := d.paths(o.args[0], o.args[1], true)
+	if st == 0 && d.changed {
+		return 1
+	}
+	return st
+}
+
+// paths compares two operands: files, or directories with -r.
+func (d *diffRun) paths(a, b string, top bool) int {
+	c := d.c
+	ia, errA := os.Stat(c.path(a))
+	ib, errB := os.Stat(c.path(b))
+	if a == "-" {
+		ia, errA = nil, nil
+	}
+	if b == "-" {
+		ib, errB = nil, nil
+	}
+	if top && errA == nil && errB == nil && ia != nil && ib != nil && ia.IsDir() != ib.IsDir() {
+		if ia.IsDir() {
+			a = filepath.Join(a, filepath.Base(b))
+		} else {
+			b = filepath.Join(b, filepath.Base(a))
+		}
+		return d.paths(a, b, false)
+	}
+	for _, e := range []struct {
+		err  error
+		name string
+	}{{errA, a}, {errB, b}} {
+		if e.err != nil && !(d.o.has("N") && os.IsNotExist(e.err)) {
+			c.fail("%s: %s", e.name, errText(e.err))
+			return 2
+		}
+	}
+	if ia != nil && ib != nil && ia.IsDir() && ib.IsDir() {
+		if !d.o.has("r") && !top {
+			fmt.Fprintf(c.stdout, "Common subdirectories: %s and %s\n", a, b)
+			return 0
+		}
+		return d.dirs(a, b)
+	}
+	return d.files(a, b, !top)
+}
+
+// dirs compares two directories entry by entry, in name order.
+func (d *diffRun) dirs(a, b string) int {
+	c := d.c
+	names := map[string]int{}
+	for i, dir := range []string{a, b} {
+		entries, err := os.ReadDir(c.path(dir))
+		if err != nil {
+			c.fail("%s: %s", dir, errText(err))
+			return 2
+		}
+		for _, e := range entries {
+			names[e.Name()] |= 1 << i
+		}
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	status := 0
+	for _, n := range sorted {
+		pa, pb := filepath.Join(a, n), filepath.Join(b, n)
+		switch names[n] {
+		case 1, 2:
+			if d.o.has("N") {
+				status = max(status, d.paths(pa, pb, false))
+				continue
+			}
+			dir := a
+			if names[n] == 2 {
+				dir = b
+			}
+			fmt.Fprintf(c.stdout, "Only in %s: %s\n", dir, n)
+			d.changed = true
+			continue
+		}
+		ia, _ := os.Stat(c.path(pa))
+		ib, _ := os.Stat(c.path(pb))
+		if ia != nil && ib != nil && ia.IsDir() != ib.IsDir() {
+			kind := func(fi os.FileInfo) string {
+				if fi.IsDir() {
+					return "directory"
+				}
+				return "regular file"
+			}
+			fmt.Fprintf(c.stdout, "File %s is a %s while file %s is a %s\n", pa, kind(ia), pb, kind(ib))
+			d.changed = true
+			continue
+		}
+		status = max(status, d.paths(pa, pb, false))
+	}
+	return status
+}
+
+// read returns a file's text ("" for a missing one under -N) and the
+// time shown in a unified header.
+func (d *diffRun) read(name string) (string, time.Time, int) {
+	var b strings.Builder
+	when := time.Now()
+	if fi, err := os.Stat(d.c.path(name)); err == nil {
+		when = fi.ModTime()
+	} else if name != "-" && d.o.has("N") && os.IsNotExist(err) {
+		return "", time.Unix(0, 0), 0
+	}
+	if st := d.c.forEachInput([]string{name}, func(_ string, r io.Reader) error {
+		_, err := io.Copy(&b, r)
+		return err
+	}); st != 0 {
+		return "", when, 2
+	}
+	return b.String(), when, 0
+}
+
+// files compares two files; inTree says they were found by -r, which
+// prints a "diff FLAGS a b" line before their differences.
+func (d *diffRun) files(a, b string, inTree bool) int {
+	c := d.c
+	ta, wa, st := d.read(a)
+	if st != 0 {
+		return st
+	}
+	tb, wb, st := d.read(b)
+	if st != 0 {
+		return st
+	}
+	la, lb := splitText(ta), splitText(tb)
+	key := d.normalizer()
+	same := ta == tb
+	if !same && key != nil {
+		same = equalBy(la, lb, key)
+	}
+	if same {
+		if d.o.has("s") {
+			fmt.Fprintf(c.stdout, "Files %s and %s are identical\n", a, b)
+		}
+		return 0
+	}
+	d.changed = true
+	if d.o.has("q") {
+		fmt.Fprintf(c.stdout, "Files %s and %s differ\n", a, b)
+		return 0
+	}
+	if !d.o.has("a") && (bytes.IndexByte([]byte(ta[:min(len(ta), 8000)]), 0) >= 0 || bytes.IndexByte([]byte(tb[:min(len(tb), 8000)]), 0) >= 0) {
+		fmt.Fprintf(c.stdout, "Binary files %s and %s differ\n", a, b)
+		return 0
+	}
+	if inTree {
+		fmt.Fprintf(c.stdout, "diff %s %s %s\n", d.flags, a, b)
+	}
+	ops := myersBy(la, lb, key)
+	if d.o.has("u") || d.o.has("U") {
+		const layout = "2006-01-02 15:04:05.000000000 -0700"
+		fmt.Fprintf(c.stdout, "--- %s\t%s\n+++ %s\t%s\n", a, wa.Format(layout), b, wb.Format(layout))
+		unified(c.stdout, ops, d.ctx)
+		return 0
+	}
+	normal(c.stdout, la, lb, ops)
+	return 0
+}
+
+// normalizer returns how -w, -b and -i fold a line before comparing, or
+// nil when lines compare as they are.
+func (d *diffRun) normalizer() func(string) string {
+	o := d.o
+	if !o.has("w") && !o.has("b") && !o.has("i") {
+		return nil
+	}
+	return func(s string) string {
+		s = strings.TrimSuffix(s, noEOL)
+		switch {
+		case o.has("w"):
+			s = strings.Join(strings.Fields(s), "")
+		case o.has("b"):
+			s = strings.Join(strings.Fields(s), " ")
+		}
+		if o.has("i") {
+			s = strings.ToLower(s)
+		}
+		return s
+	}
+}
+
+func equalBy(a, b []string, key func(string) string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if key(a[i]) != key(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// myersBy diffs a and b comparing lines through key (when not nil) but
+// keeps the original lines in the script.
+func myersBy(a, b []string, key func(string) string) []editOp {
+	if key == nil {
+		return myers(a, b)
+	}
+	ka, kb := make([]string, len(a)), make([]string, len(b))
+	for i, l := range a {
+		ka[i] = key(l)
+	}
+	for i, l := range b {
+		kb[i] = key(l)
+	}
+	ops := myers(ka, kb)
+	ai, bi := 0, 0
+	for i, op := range ops {
+		switch op.kind {
+		case ' ':
+			ops[i].text = a[ai]
+			ai, bi = ai+1, bi+1
+		case '-':
+			ops[i].text = a[ai]
+			ai++
+		default:
+			ops[i].text = b[bi]
+			bi++
+		}
+	}
+	return ops
+}
