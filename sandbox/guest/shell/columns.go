@@ -3,122 +3,14 @@ package shell
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 )
 
 var columnCommands = map[string]builtinFunc{
-	"sort": sortCmd,
 	"uniq": uniq,
 	"cut":  cut,
 	"tr":   tr,
-}
-
-// sortKey extracts the field range "N[,M]" (1-based, blank-separated) a
-// -k option selects, or the whole line.
-func sortKey(line, k, sep string) string {
-	if k == "" {
-		return line
-	}
-	from, to, _ := strings.Cut(k, ",")
-	a, _ := strconv.Atoi(strings.TrimRight(from, "bnr"))
-	b, _ := strconv.Atoi(strings.TrimRight(to, "bnr"))
-	var fields []string
-	if sep != "" {
-		fields = strings.Split(line, sep)
-	} else {
-		fields = strings.Fields(line)
-	}
-	if a < 1 || a > len(fields) {
-		return ""
-	}
-	if b < a || b > len(fields) {
-		b = len(fields)
-	}
-	if to == "" {
-		b = len(fields)
-	}
-	j := " "
-	if sep != "" {
-		j = sep
-	}
-	return strings.Join(fields[a-1:b], j)
-}
-
-// leadingNumber parses the number at the start of s (0 when none), as
-// sort -n does.
-func leadingNumber(s string) float64 {
-	s = strings.TrimSpace(s)
-	end := 0
-	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.' || (end == 0 && s[end] == '-')) {
-		end++
-	}
-	f, _ := strconv.ParseFloat(s[:end], 64)
-	return f
-}
-
-func sortCmd(c *cmd, args []string) int {
-	o, err := flagSpec{short: "nrufk:t:bho:V", permute: true, long: map[string]string{"numeric-sort": "n", "reverse": "r", "unique": "u", "ignore-case": "f", "key=": "k", "field-separator=": "t"}}.parse(args)
-	if err != nil {
-		return c.usage(err)
-	}
-	lines, st := c.readLines(o.args)
-	k, sep := o.val("k"), o.val("t")
-	numeric := o.has("n") || o.has("h") || strings.ContainsAny(k, "n")
-	key := func(s string) string {
-		s = sortKey(s, k, sep)
-		if o.has("f") {
-			s = strings.ToLower(s)
-		}
-		return s
-	}
-	less := func(a, b string) int {
-		ka, kb := key(a), key(b)
-		if numeric {
-			na, nb := leadingNumber(ka), leadingNumber(kb)
-			switch {
-			case na < nb:
-				return -1
-			case na > nb:
-				return 1
-			}
-			if k == "" {
-				return 0
-			}
-		}
-		return strings.Compare(ka, kb)
-	}
-	sort.SliceStable(lines, func(i, j int) bool {
-		r := less(lines[i], lines[j])
-		if r == 0 && !o.has("u") {
-			r = strings.Compare(lines[i], lines[j])
-		}
-		if o.has("r") {
-			return r > 0
-		}
-		return r < 0
-	})
-	out := lines[:0:0]
-	for i, l := range lines {
-		if o.has("u") && i > 0 && less(lines[i-1], l) == 0 {
-			continue
-		}
-		out = append(out, l)
-	}
-	dest := c.stdout
-	if f := o.val("o"); f != "" {
-		w, err := openWrite(c.path(f), false)
-		if err != nil {
-			return c.fail("open failed: %s: %s", f, errText(err))
-		}
-		defer w.Close()
-		dest = w
-	}
-	for _, l := range out {
-		fmt.Fprintln(dest, l)
-	}
-	return st
 }
 
 func uniq(c *cmd, args []string) int {
