@@ -226,7 +226,10 @@ func xargs(c *cmd, args []string) int {
 
 // reenter runs argv as a command in a fresh interpreter sharing this
 // command's directory, environment and streams.
-func (c *cmd) reenter(argv []string) int {
+func (c *cmd) reenter(argv []string) int { return c.reenterIn(c.dir, argv) }
+
+// reenterIn is reenter starting in dir.
+func (c *cmd) reenterIn(dir string, argv []string) int {
 	quoted := make([]string, len(argv))
 	for i, a := range argv {
 		q, err := syntax.Quote(a, syntax.LangBash)
@@ -235,7 +238,7 @@ func (c *cmd) reenter(argv []string) int {
 		}
 		quoted[i] = q
 	}
-	code, err := Run(c.ctx, c.dir, c.exported(), strings.Join(quoted, " "), c.stdin, c.stdout, c.stderr)
+	code, err := Run(c.ctx, dir, c.exported(), strings.Join(quoted, " "), c.stdin, c.stdout, c.stderr)
 	if err != nil {
 		c.fail("%v", err)
 		return 1
