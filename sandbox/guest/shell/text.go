@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -21,22 +22,80 @@ var textCommands = map[string]builtinFunc{
 }
 
 func cat(c *cmd, args []string) int {
-	o, err := flagSpec{short: "n", permute: true}.parse(args)
+	o, err := flagSpec{short: "nbsvETAet", permute: true, long: map[string]string{
+		"number": "n", "number-nonblank": "b", "squeeze-blank": "s", "show-nonprinting": "v",
+		"show-ends": "E", "show-tabs": "T", "show-all": "A",
+	}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
-	n := 0
+	ends := o.has("E") || o.has("A") || o.has("e")
+	tabs := o.has("T") || o.has("A") || o.has("t")
+	nonprint := o.has("v") || o.has("A") || o.has("e") || o.has("t")
+	plain := !ends && !tabs && !nonprint && !o.has("n") && !o.has("b") && !o.has("s")
+	n, prevBlank := 0, false
 	return c.forEachInput(o.args, func(_ string, r io.Reader) error {
-		if !o.has("n") {
+		if plain {
 			_, err := io.Copy(c.stdout, r)
 			return err
 		}
-		return eachLine(r, func(line string, _ bool) error {
-			n++
-			_, err := fmt.Fprintf(c.stdout, "%6d\t%s\n", n, line)
-			return err
+		w := c.bufOut()
+		defer w.Flush()
+		return eachLine(r, func(line string, noEOL bool) error {
+			blank := line == ""
+			if o.has("s") && blank && prevBlank {
+				return nil
+			}
+			prevBlank = blank
+			if o.has("b") && !blank || o.has("n") && !o.has("b") {
+				n++
+				fmt.Fprintf(w, "%6d\t", n)
+			}
+			if nonprint || tabs {
+				line = showNonprinting(line, nonprint, tabs)
+			}
+			w.WriteString(line)
+			if ends && !noEOL {
+				w.WriteByte('$')
+			}
+			if !noEOL {
+				w.WriteByte('\n')
+			}
+			return nil
 		})
 	})
+}
+
+// showNonprinting renders control and high bytes as cat -v does (^X,
+// M-x), and tabs as ^I when asked.
+func showNonprinting(s string, nonprint, tabs bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\t' && !tabs:
+			b.WriteByte(ch)
+		case ch == '\t':
+			b.WriteString("^I")
+		case !nonprint:
+			b.WriteByte(ch)
+		case ch >= 128:
+			b.WriteString("M-")
+			ch -= 128
+			fallthrough
+		default:
+			switch {
+			case ch < 32:
+				b.WriteByte('^')
+				b.WriteByte(ch + 64)
+			case ch == 127:
+				b.WriteString("^?")
+			default:
+				b.WriteByte(ch)
+			}
+		}
+	}
+	return b.String()
 }
 
 // eachLine calls f with every line of r without its newline; last reports
@@ -217,14 +276,7 @@ func wc(c *cmd, args []string) int {
 		rows = append(rows, total)
 		names = append(names, "total")
 	}
-	width := 1
-	if len(show) > 1 || len(rows) > 1 {
-		for _, r := range rows {
-			for _, f := range show {
-				width = max(width, len(strconv.Itoa(r[f])))
-			}
-		}
-	}
+	width := c.wcWidth(o.args, len(show))
 	for i, r := range rows {
 		parts := make([]string, 0, len(show)+1)
 		for _, f := range show {
@@ -236,6 +288,41 @@ func wc(c *cmd, args []string) int {
 		fmt.Fprintln(c.stdout, strings.Join(parts, " "))
 	}
 	return st
+}
+
+// wcWidth is the column width GNU wc uses: wide enough for the total
+// size of the regular files, at least 7 when an input is not a regular
+// file (a pipe), and 1 for a single count of a single input.
+func (c *cmd) wcWidth(names []string, counts int) int {
+	if len(names) <= 1 && counts == 1 {
+		return 1
+	}
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	minimum, total := 1, int64(0)
+	for _, n := range names {
+		var fi os.FileInfo
+		var err error
+		if n == "-" {
+			f, ok := c.stdin.(*os.File)
+			if !ok {
+				minimum = 7
+				continue
+			}
+			fi, err = f.Stat()
+		} else {
+			fi, err = os.Stat(c.path(n))
+		}
+		switch {
+		case err != nil:
+		case fi.Mode().IsRegular():
+			total += fi.Size()
+		default:
+			minimum = 7
+		}
+	}
+	return max(len(strconv.FormatInt(total, 10)), minimum)
 }
 
 func tee(c *cmd, args []string) int {
@@ -296,48 +383,93 @@ func base64Cmd(c *cmd, args []string) int {
 }
 
 func seq(c *cmd, args []string) int {
-	o, err := flagSpec{short: "s:w"}.parse(args)
+	// A negative number is an operand, not a flag.
+	var flagArgs, nums []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-w" || a == "--equal-width":
+			flagArgs = append(flagArgs, "-w")
+		case (a == "-s" || a == "-f") && i+1 < len(args):
+			flagArgs = append(flagArgs, a, args[i+1])
+			i++
+		case strings.HasPrefix(a, "-s") && len(a) > 2, strings.HasPrefix(a, "-f") && len(a) > 2:
+			flagArgs = append(flagArgs, a[:2], a[2:])
+		case strings.HasPrefix(a, "--separator="), strings.HasPrefix(a, "--format="):
+			k, v, _ := strings.Cut(a, "=")
+			flagArgs = append(flagArgs, map[string]string{"--separator": "-s", "--format": "-f"}[k], v)
+		default:
+			nums = append(nums, a)
+		}
+	}
+	o, err := flagSpec{short: "s:wf:"}.parse(flagArgs)
 	if err != nil {
 		return c.usage(err)
 	}
-	nums := make([]int, 0, 3)
-	for _, a := range o.args {
-		n, err := strconv.Atoi(a)
+	vals := make([]float64, 0, 3)
+	prec := 0
+	for _, a := range nums {
+		f, err := strconv.ParseFloat(a, 64)
 		if err != nil {
-			return c.fail("invalid argument: '%s'", a)
+			return c.fail("invalid floating point argument: '%s'", a)
 		}
-		nums = append(nums, n)
+		if _, frac, ok := strings.Cut(a, "."); ok && !strings.ContainsAny(a, "eE") {
+			prec = max(prec, len(frac))
+		}
+		vals = append(vals, f)
 	}
-	first, step, last := 1, 1, 0
-	switch len(nums) {
+	first, step, last := 1.0, 1.0, 0.0
+	switch len(vals) {
 	case 1:
-		last = nums[0]
+		last = vals[0]
 	case 2:
-		first, last = nums[0], nums[1]
+		first, last = vals[0], vals[1]
 	case 3:
-		first, step, last = nums[0], nums[1], nums[2]
+		first, step, last = vals[0], vals[1], vals[2]
+	case 0:
+		return c.usage(fmt.Errorf("missing operand"))
 	default:
-		return c.fail("missing operand")
+		return c.usage(fmt.Errorf("extra operand '%s'", nums[3]))
 	}
 	if step == 0 {
-		return c.fail("invalid Zero increment value: '0'")
+		return c.fail("invalid Zero increment value: '%s'", nums[1])
 	}
 	sep := "\n"
 	if o.has("s") {
 		sep = o.val("s")
 	}
+	format := func(x float64) string { return strconv.FormatFloat(x, 'f', prec, 64) }
+	if f := o.val("f"); f != "" {
+		format = func(x float64) string { return fmt.Sprintf(f, x) }
+	}
+	width := 0
+	if o.has("w") {
+		width = max(len(format(first)), len(format(last)))
+	}
 	w := bufio.NewWriter(c.stdout)
 	defer w.Flush()
 	started := false
-	for i := first; (step > 0 && i <= last) || (step < 0 && i >= last); i += step {
-		if started {
+	for i := 0; ; i++ {
+		x := first + float64(i)*step
+		if step > 0 && x > last+1e-9*step || step < 0 && x < last+1e-9*step {
+			break
+		}
+		if i > 0 {
 			w.WriteString(sep)
 		}
-		started = true
-		w.WriteString(strconv.Itoa(i))
+		s := format(x)
+		if len(s) < width {
+			if s[0] == '-' {
+				s = "-" + strings.Repeat("0", width-len(s)) + s[1:]
+			} else {
+				s = strings.Repeat("0", width-len(s)) + s
+			}
+		}
+		w.WriteString(s)
 		if c.ctx.Err() != nil {
 			return 1
 		}
+		started = true
 	}
 	if started {
 		w.WriteString("\n")
