@@ -1,6 +1,5 @@
 package shell
 
-
 var diffCommands = map[string]builtinFunc{"diff": diff}
 
 // editOp is one line of an edit script: ' ' keep, '-' delete, '+' insert.
@@ -74,4 +73,3 @@ func backtrack(a, b []string, trace [][]int, off, d int) []editOp {
 	}
 	return ops
 }
-

@@ -22,14 +22,14 @@ var grepCommands = map[string]builtinFunc{
 }
 
 var grepSpec = flagSpec{
-	short:   "rRnilLcvEFGwxHhoqse:f:A:B:C:m:",
+	short:   "rRnilLcvEFGPwxHhoqse:f:A:B:C:m:",
 	permute: true,
 	long: map[string]string{
 		"include=": "include", "exclude=": "exclude", "exclude-dir=": "exclude-dir",
 		"recursive": "r", "ignore-case": "i", "line-number": "n", "count": "c",
 		"files-with-matches": "l", "invert-match": "v", "word-regexp": "w",
 		"extended-regexp": "E", "fixed-strings": "F", "quiet": "q", "only-matching": "o",
-		"with-filename": "H", "no-filename": "h", "regexp=": "e", "max-count=": "m",
+		"with-filename": "H", "no-filename": "h", "regexp=": "e", "max-count=": "m", "perl-regexp": "P",
 	},
 }
 
@@ -183,7 +183,7 @@ func grepNames(o *opts, operands int) nameMode {
 type grepRun struct {
 	c           *cmd
 	o           *opts
-	re          *regexp.Regexp
+	re          grepMatcher
 	any         *regexp.Regexp // re across lines, to skip files; nil with -v
 	lit         []byte         // the text re matches when it is a plain literal
 	w           *bufio.Writer  // stdout, flushed when grep returns
@@ -227,7 +227,20 @@ func grep(c *cmd, args []string) int {
 	if lit != "" {
 		g.lit = []byte(lit)
 	}
-	if lit == "" || o.has("o") {
+	switch {
+	case o.has("P"):
+		pm, err := compilePCRE(o, patterns)
+		if err != nil {
+			c.fail("%v", err)
+			return 2
+		}
+		g.re, g.lit = pm, nil
+		defer func() {
+			if pm.err != nil {
+				c.fail("%v", pm.err)
+			}
+		}()
+	case lit == "" || o.has("o"):
 		re, err := grepRegexp(o, patterns)
 		if err != nil {
 			c.fail("invalid regular expression: %v", err)

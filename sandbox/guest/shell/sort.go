@@ -482,4 +482,3 @@ func sortCmd(c *cmd, args []string) int {
 	}
 	return 0
 }
-
