@@ -39,6 +39,7 @@ func newRootCmd() *cobra.Command {
 		newSdkCmd(),
 		newToolsCmd(),
 		newPresetsCmd(),
+		newModelsCmd(),
 		newSessionsCmd(),
 		newSessionCmd(),
 		newBenchCmd(),

@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
@@ -151,11 +152,17 @@ func snapshotSuffix(s string) bool {
 	return true
 }
 
-// IDs lists the table's ids in no particular order.
-func (t *Table) IDs() []string {
-	out := make([]string, 0, len(t.models))
-	for k := range t.models {
-		out = append(out, k)
+// List returns every model of the table, sorted by provider, then id.
+func (t *Table) List() []Model {
+	out := make([]Model, 0, len(t.models))
+	for _, m := range t.models {
+		out = append(out, m)
 	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Provider != out[j].Provider {
+			return out[i].Provider < out[j].Provider
+		}
+		return out[i].ID < out[j].ID
+	})
 	return out
 }

@@ -174,3 +174,16 @@ func ExampleTable_Lookup() {
 	fmt.Println(m.ContextWindow, m.Provider, cost)
 	// Output: 1048576 deepseek 0.434
 }
+
+func TestListIsSortedAndComplete(t *testing.T) {
+	list := Builtin().List()
+	if len(list) != len(builtin) {
+		t.Fatalf("%d models listed, %d built in", len(list), len(builtin))
+	}
+	for i := 1; i < len(list); i++ {
+		a, b := list[i-1], list[i]
+		if a.Provider > b.Provider || (a.Provider == b.Provider && a.ID >= b.ID) {
+			t.Fatalf("%s/%s before %s/%s", a.Provider, a.ID, b.Provider, b.ID)
+		}
+	}
+}
