@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -11,6 +12,23 @@ import (
 var sedCommands = map[string]builtinFunc{"sed": sed}
 
 func sed(c *cmd, args []string) int {
+	// -i takes an optional backup suffix glued to it (-i.bak), which the
+	// flag parser cannot express.
+	suffix, inPlace := "", false
+	kept := args[:0:0]
+	for _, a := range args {
+		switch {
+		case a == "-i" || a == "--in-place":
+			inPlace = true
+		case strings.HasPrefix(a, "--in-place="):
+			inPlace, suffix = true, strings.TrimPrefix(a, "--in-place=")
+		case strings.HasPrefix(a, "-i") && len(a) > 2 && a[2] != '-':
+			inPlace, suffix = true, a[2:]
+		default:
+			kept = append(kept, a)
+		}
+	}
+	args = kept
 	o, err := flagSpec{short: "ne:f:iErs", permute: true, long: map[string]string{"quiet": "n", "expression=": "e", "in-place": "i", "regexp-extended": "E"}}.parse(args)
 	if err != nil {
 		return c.usage(err)
@@ -35,13 +53,24 @@ func sed(c *cmd, args []string) int {
 		return c.fail("-e expression #1: %v", err)
 	}
 	quiet := o.has("n")
-	if o.has("i") {
+	if inPlace || o.has("i") {
 		status := 0
 		for _, f := range files {
 			data, err := os.ReadFile(c.path(f))
 			if err != nil {
 				status = c.fail("can't read %s: %s", f, errText(err))
 				continue
+			}
+			if suffix != "" {
+				backup := f + suffix
+				if strings.Contains(suffix, "*") {
+					dir, base := filepath.Split(f)
+					backup = dir + strings.ReplaceAll(suffix, "*", base)
+				}
+				if err := os.WriteFile(c.path(backup), data, 0o644); err != nil {
+					status = c.fail("couldn't write %s: %s", backup, errText(err))
+					continue
+				}
 			}
 			var out strings.Builder
 			runSed(prog, string(data), &out, quiet)
