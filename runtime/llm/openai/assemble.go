@@ -20,7 +20,11 @@ type assembler struct {
 	// field is the reasoning field the server streamed ("" if none), so
 	// that the reasoning can go back in the same field.
 	field string
+	args  int // bytes of tool-call arguments so far
 }
+
+// size is how many bytes the answer holds so far.
+func (a *assembler) size() int { return a.text.Len() + a.reasoning.Len() + a.args }
 
 func newAssembler(emit func(llm.Chunk)) *assembler {
 	return &assembler{emit: emit, slot: map[int]int{}}
@@ -108,6 +112,7 @@ func (a *assembler) addCall(tc *wireCallDelta) {
 	}
 	args := string(tc.Function.Arguments)
 	call.Arguments += args
+	a.args += len(args)
 	if tc.ID != "" || tc.Function.Name != "" || args != "" {
 		a.emit(llm.Chunk{Kind: llm.ChunkToolCall, Index: pos, ID: tc.ID, Name: tc.Function.Name, ArgsDelta: args})
 	}

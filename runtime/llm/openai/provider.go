@@ -21,6 +21,11 @@ var _ llm.Provider = (*Provider)(nil)
 // maxErrorBody bounds how much of a failed answer's body is read.
 const maxErrorBody = 64 << 10
 
+// maxAnswerBytes bounds one answer (text, reasoning and tool-call
+// arguments together), so that a server streaming without end cannot
+// exhaust memory; the stall guard only catches silence.
+const maxAnswerBytes = 64 << 20
+
 var doneMarker = []byte("[DONE]")
 
 // Provider streams chat completions from one OpenAI-compatible server. It
@@ -160,6 +165,10 @@ func (p *Provider) attempt(ctx context.Context, req llm.Request, model string, o
 		}
 		if werr := a.add(&c); werr != nil {
 			return nil, at.chunkError(werr)
+		}
+		if a.size() > maxAnswerBytes {
+			return nil, &llm.Error{Kind: llm.ErrServer,
+				Message: fmt.Sprintf("the server at %s sent an answer larger than %d bytes; it was stopped", p.cfg.BaseURL, maxAnswerBytes)}
 		}
 	}
 	if a.field != "" {

@@ -246,3 +246,16 @@ func TestStream401SaysAWithheldKeyWasNotSent(t *testing.T) {
 		t.Fatalf("the DeepSeek key went to another host: %q", h)
 	}
 }
+
+func TestStreamAnEndlessAnswerIsStopped(t *testing.T) {
+	piece := `{"choices":[{"index":0,"delta":{"content":"` + strings.Repeat("x", 1<<20) + `"}}]}`
+	var b strings.Builder
+	for range maxAnswerBytes>>20 + 2 {
+		b.WriteString("data: " + piece + "\n\n")
+	}
+	srv := llmtest.NewServer(t, llmtest.Turn{Raw: []byte(b.String())})
+	_, err := newProvider(t, srv.URL, "k").Stream(context.Background(), toolRequest(), nil)
+	if e := llm.AsError(err); e.Kind != llm.ErrServer || !strings.Contains(e.Message, "larger than") {
+		t.Fatalf("err %v", err)
+	}
+}
