@@ -259,3 +259,25 @@ func TestStreamAnEndlessAnswerIsStopped(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+func TestStreamIsSafeForConcurrentUse(t *testing.T) {
+	srv := llmtest.NewServerFunc(t, func(n int, _ llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return llmtest.Turn{Status: 422, Message: "stream_options: Extra inputs are not permitted"}
+		}
+		return llmtest.Turn{Reasoning: "r", Text: "t"}
+	})
+	p := newProvider(t, srv.URL, "k")
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			_, err := p.Stream(context.Background(), toolRequest(), nil)
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
