@@ -38,67 +38,6 @@ func env(c *cmd, args []string) int {
 	return 0
 }
 
-// dateLayouts maps the strftime directives date +FORMAT supports.
-var dateLayouts = map[byte]string{
-	'Y': "2006", 'm': "01", 'd': "02", 'H': "15", 'M': "04", 'S': "05",
-	'y': "06", 'b': "Jan", 'B': "January", 'a': "Mon", 'A': "Monday",
-	'Z': "MST", 'z': "-0700", 'e': "_2", 'p': "PM", 'I': "03",
-}
-
-func date(c *cmd, args []string) int {
-	now := time.Now()
-	utc := false
-	format := ""
-	for _, a := range args {
-		switch {
-		case a == "-u" || a == "--utc":
-			utc = true
-		case strings.HasPrefix(a, "+"):
-			format = a[1:]
-		case a == "-I" || a == "--iso-8601":
-			format = "%Y-%m-%d"
-		default:
-			return c.fail("unsupported argument '%s' (only -u, -I and +FORMAT work in the sandbox)", a)
-		}
-	}
-	if utc {
-		now = now.UTC()
-	}
-	if format == "" {
-		fmt.Fprintln(c.stdout, now.Format("Mon Jan _2 15:04:05 MST 2006"))
-		return 0
-	}
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' || i+1 == len(format) {
-			b.WriteByte(format[i])
-			continue
-		}
-		i++
-		switch d := format[i]; {
-		case d == 's':
-			fmt.Fprint(&b, now.Unix())
-		case d == 'N':
-			fmt.Fprintf(&b, "%09d", now.Nanosecond())
-		case d == 'F':
-			b.WriteString(now.Format("2006-01-02"))
-		case d == 'T':
-			b.WriteString(now.Format("15:04:05"))
-		case d == 'j':
-			fmt.Fprintf(&b, "%03d", now.YearDay())
-		case d == '%':
-			b.WriteByte('%')
-		case dateLayouts[d] != "":
-			b.WriteString(now.Format(dateLayouts[d]))
-		default:
-			b.WriteByte('%')
-			b.WriteByte(d)
-		}
-	}
-	fmt.Fprintln(c.stdout, b.String())
-	return 0
-}
-
 // sleep waits for the sum of its durations (suffixes s m h d) or until the
 // context ends.
 func sleep(c *cmd, args []string) int {
