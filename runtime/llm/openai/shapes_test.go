@@ -61,7 +61,7 @@ func TestStreamContextOverflow(t *testing.T) {
 		estimatedTokens bool
 	}{
 		{name: "DeepSeek's 400 gives both sizes",
-			turn: llmtest.Turn{Status: 400, Raw: []byte(`{"error":{"message":"This model's maximum context length is 131072 tokens. However, you requested 131134 tokens (122942 in the messages, 8192 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`)},
+			turn:   llmtest.Turn{Status: 400, Raw: []byte(`{"error":{"message":"This model's maximum context length is 131072 tokens. However, you requested 131134 tokens (122942 in the messages, 8192 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`)},
 			tokens: 131134, window: 131072},
 		{name: "OpenAI's code without numbers takes the table's window and an estimate",
 			turn:   llmtest.Turn{Status: 400, Raw: []byte(`{"error":{"message":"Your input exceeds the context window of this model.","type":"invalid_request_error","code":"context_length_exceeded"}}`)},

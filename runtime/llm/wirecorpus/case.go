@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-dev/ptc/internal/sharedtest"
 	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 )
 
@@ -92,29 +93,7 @@ type RequestExpect struct {
 // PTC_REQUIRE_TOOLS=1 (CI).
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "wire-corpus")
-	if _, err := os.Stat(filepath.Join(corpus, "cases")); err != nil {
-		msg := "the wire corpus is not at " + corpus
-		if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return corpus
+	return sharedtest.Dir(t, "wire-corpus")
 }
 
 // Load reads every case of the corpus at dir, sorted by name, with the
