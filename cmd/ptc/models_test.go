@@ -13,7 +13,8 @@ import (
 )
 
 func TestADeepSeekKeyAsksForDeepSeekV4FlashAndPricesTheAnswer(t *testing.T) {
-	srv := llmtest.NewServer(t, llmtest.Turn{Text: "hello", Usage: &llmtest.Usage{Prompt: 1000, Completion: 100, CacheHit: 600}})
+	turn := llmtest.Turn{Text: "hello", Usage: &llmtest.Usage{Prompt: 1000, Completion: 100, CacheHit: 600}}
+	srv := llmtest.NewServer(t, turn, turn)
 	c := newCLI(t, "DEEPSEEK_API_KEY=k")
 	out, errs, code := c.run("run", "--base-url", srv.URL, "--output", "json", "hi")
 	if code != 0 {
@@ -42,6 +43,16 @@ func TestADeepSeekKeyAsksForDeepSeekV4FlashAndPricesTheAnswer(t *testing.T) {
 	}
 	if !strings.Contains(out, `"cost_usd":`) {
 		t.Fatalf("--output json usage carries no cost_usd: %s", out)
+	}
+	stream := c.ok("run", "--base-url", srv.URL, "--output", "stream-json", "hi")
+	priced := 0
+	for _, line := range strings.Split(stream, "\n") {
+		if strings.Contains(line, `"type":"assistant/message"`) && strings.Contains(line, `"cost_usd":`) {
+			priced++
+		}
+	}
+	if priced != 1 {
+		t.Fatalf("stream-json has %d priced assistant/message lines, want 1:\n%s", priced, stream)
 	}
 }
 
