@@ -46,22 +46,11 @@ func sleep(c *cmd, args []string) int {
 	}
 	var total time.Duration
 	for _, a := range args {
-		unit := time.Second
-		switch {
-		case strings.HasSuffix(a, "s"):
-			a = a[:len(a)-1]
-		case strings.HasSuffix(a, "m"):
-			a, unit = a[:len(a)-1], time.Minute
-		case strings.HasSuffix(a, "h"):
-			a, unit = a[:len(a)-1], time.Hour
-		case strings.HasSuffix(a, "d"):
-			a, unit = a[:len(a)-1], 24*time.Hour
-		}
-		var f float64
-		if _, err := fmt.Sscan(a, &f); err != nil || f < 0 {
+		d, err := parseDuration(a)
+		if err != nil {
 			return c.fail("invalid time interval '%s'", a)
 		}
-		total += time.Duration(f * float64(unit))
+		total += d
 	}
 	t := time.NewTimer(total)
 	defer t.Stop()
