@@ -20,6 +20,19 @@ type doc struct {
 	base    string          // name of the document's type, e.g. ReadArgs
 	tool    string          // PascalCase tool name, used to qualify colliding names
 	targets map[string]bool // pointers some $ref in the document resolves to
+	legacy  bool            // draft 7 or older: $ref replaces its siblings
+}
+
+// legacyDialect reports whether a $schema names draft 7 or an older draft,
+// whose $ref ignores every keyword beside it. A schema without $schema is
+// read as 2020-12, the default dialect of MCP.
+func legacyDialect(schema string) bool {
+	for _, d := range []string{"draft-03", "draft-04", "draft-05", "draft-06", "draft-07"} {
+		if strings.Contains(schema, "json-schema.org/"+d+"/") || strings.HasSuffix(schema, "json-schema.org/"+d) {
+			return true
+		}
+	}
+	return false
 }
 
 type converter struct {
@@ -79,7 +92,7 @@ func (c *converter) drain() {
 		p := c.pending[0]
 		c.pending = c.pending[1:]
 		p.n.doc = docLines(p.v)
-		p.n.t = c.body(p.d, p.v, p.ptr, 0, &p.n.doc)
+		p.n.t = c.body(at{d: p.d, ptr: p.ptr, notes: &p.n.doc}, p.v)
 	}
 }
 
@@ -98,7 +111,7 @@ func loadDoc(raw []byte, dflt, tool, where string) (*value, error) {
 }
 
 func (c *converter) convertDoc(root *value, base, tool string, notes *[]string) *typ {
-	d := &doc{root: root, base: base, tool: tool, targets: map[string]bool{}}
+	d := &doc{root: root, base: base, tool: tool, targets: map[string]bool{}, legacy: legacyDialect(root.str("$schema"))}
 	c.byPtr[d] = map[string]*named{}
 	walk(root, func(s *value) {
 		if r := s.get("$ref"); r != nil && r.kind == kString {
@@ -107,7 +120,7 @@ func (c *converter) convertDoc(root *value, base, tool string, notes *[]string) 
 			}
 		}
 	})
-	return c.conv(d, root, "", 0, notes)
+	return c.conv(at{d: d, notes: notes}, root)
 }
 
 // walk calls f on every object in v, iteratively.
@@ -275,337 +288,6 @@ func nameHint(d *doc, ptr string) (hint, alt string) {
 		}
 	}
 	return b.String(), ""
-}
-
-// conv converts the schema s found at ptr; a schema some $ref points at
-// becomes a reference to its named type wherever it appears.
-func (c *converter) conv(d *doc, s *value, ptr string, depth int, notes *[]string) *typ {
-	if d.targets[ptr] {
-		return &typ{kind: tRef, ref: c.namedFor(d, ptr, s)}
-	}
-	return c.body(d, s, ptr, depth, notes)
-}
-
-// unexpressed are keywords whose constraint no type here can carry. The
-// type stays the wider one and the doc says so.
-var unexpressed = []string{"not", "if", "dependentSchemas", "$dynamicRef", "$recursiveRef"}
-
-func (c *converter) body(d *doc, s *value, ptr string, depth int, notes *[]string) *typ {
-	if depth > maxDepth {
-		addNote(notes, fmt.Sprintf("Nested deeper than %d levels; typed as any JSON value.", maxDepth))
-		return anyJSON
-	}
-	switch {
-	case s.kind == kBool && s.b:
-		return anyJSON
-	case s.kind == kBool:
-		return never
-	case s.kind != kObject:
-		addNote(notes, "Not a schema; typed as any JSON value.")
-		return anyJSON
-	}
-	var parts []*typ
-	if r := s.get("$ref"); r != nil && r.kind == kString {
-		if tp, tv, ok := d.resolve(r.s); ok {
-			parts = append(parts, &typ{kind: tRef, ref: c.namedFor(d, tp, tv)})
-		} else {
-			addNote(notes, fmt.Sprintf("$ref %s is not a local reference this generator resolves; typed as any JSON value.", r.s))
-		}
-	}
-	if t := c.base(d, s, ptr, depth, notes); t != nil {
-		parts = append(parts, t)
-	}
-	if l := s.get("allOf"); l != nil {
-		for i, m := range l.arr {
-			parts = append(parts, c.conv(d, m, ptr+"/allOf/"+strconv.Itoa(i), depth+1, notes))
-		}
-	}
-	for _, k := range []string{"anyOf", "oneOf"} {
-		if l := s.get(k); l != nil {
-			var ms []*typ
-			for i, m := range l.arr {
-				ms = append(ms, c.conv(d, m, ptr+"/"+k+"/"+strconv.Itoa(i), depth+1, notes))
-			}
-			parts = append(parts, union(ms))
-		}
-	}
-	for _, k := range unexpressed {
-		if s.get(k) != nil {
-			addNote(notes, fmt.Sprintf("The %s keyword is not expressed in this type.", k))
-		}
-	}
-	t := intersect(parts)
-	if s.isTrue("nullable") {
-		t = union([]*typ{t, {kind: tNull}})
-	}
-	return t
-}
-
-func addNote(notes *[]string, n string) {
-	if !slices.Contains(*notes, n) {
-		*notes = append(*notes, n)
-	}
-}
-
-// base converts const, enum and type (given or implied by keywords). It
-// returns nil for a schema that constrains none of them.
-func (c *converter) base(d *doc, s *value, ptr string, depth int, notes *[]string) *typ {
-	types := typeList(s)
-	if k := s.get("const"); k != nil {
-		return literals([]*value{k}, types, notes)
-	}
-	if e := s.get("enum"); e != nil && e.kind == kArray {
-		return literals(e.arr, types, notes)
-	}
-	if types == nil {
-		types = impliedTypes(s)
-	}
-	var ts []*typ
-	for _, tn := range types {
-		switch tn {
-		case "null":
-			ts = append(ts, &typ{kind: tNull})
-		case "boolean":
-			ts = append(ts, &typ{kind: tBool})
-		case "string":
-			ts = append(ts, &typ{kind: tString})
-		case "number":
-			ts = append(ts, &typ{kind: tNumber})
-		case "integer":
-			ts = append(ts, &typ{kind: tInteger})
-		case "object":
-			ts = append(ts, c.object(d, s, ptr, depth, notes))
-		case "array":
-			ts = append(ts, c.array(d, s, ptr, depth, notes))
-		}
-	}
-	if ts == nil {
-		return nil
-	}
-	return union(ts)
-}
-
-func typeList(s *value) []string {
-	t := s.get("type")
-	if t == nil {
-		return nil
-	}
-	if t.kind == kString {
-		return []string{t.s}
-	}
-	var out []string
-	for _, e := range t.arr {
-		if e.kind == kString && !slices.Contains(out, e.s) {
-			out = append(out, e.s)
-		}
-	}
-	return out
-}
-
-func impliedTypes(s *value) []string {
-	for _, k := range []string{"properties", "additionalProperties", "patternProperties", "required"} {
-		if s.get(k) != nil {
-			return []string{"object"}
-		}
-	}
-	for _, k := range []string{"items", "prefixItems", "additionalItems"} {
-		if s.get(k) != nil {
-			return []string{"array"}
-		}
-	}
-	return nil
-}
-
-// literals types enum/const values, dropping those the type keyword rules
-// out (JSON Schema requires both to hold).
-func literals(vals []*value, types []string, notes *[]string) *typ {
-	var ts []*typ
-	seen := map[string]bool{}
-	for _, v := range vals {
-		if types != nil && !typeAllows(types, v) {
-			continue
-		}
-		if k := canonical(v); !seen[k] {
-			seen[k] = true
-			ts = append(ts, &typ{kind: tLiteral, lit: v})
-		}
-	}
-	if len(ts) == 0 {
-		addNote(notes, "No enum or const value matches the type; no value is valid.")
-	}
-	return union(ts)
-}
-
-func typeAllows(types []string, v *value) bool {
-	name := map[kind]string{kNull: "null", kBool: "boolean", kString: "string", kArray: "array", kObject: "object"}[v.kind]
-	if v.kind == kNumber {
-		if slices.Contains(types, "number") {
-			return true
-		}
-		f, err := strconv.ParseFloat(v.s, 64)
-		return err == nil && f == float64(int64(f)) && slices.Contains(types, "integer")
-	}
-	return slices.Contains(types, name)
-}
-
-func (c *converter) object(d *doc, s *value, ptr string, depth int, notes *[]string) *typ {
-	t := &typ{kind: tObject}
-	req := map[string]bool{}
-	var reqOrder []string
-	if r := s.get("required"); r != nil && r.kind == kArray {
-		for _, e := range r.arr {
-			if !req[e.s] {
-				req[e.s] = true
-				reqOrder = append(reqOrder, e.s)
-			}
-		}
-	}
-	declared := map[string]bool{}
-	if ps := s.get("properties"); ps != nil {
-		for i, k := range ps.keys {
-			v := ps.vals[i]
-			p := &prop{name: k, optional: !req[k], readOnly: v.isTrue("readOnly"), doc: docLines(v)}
-			p.t = c.conv(d, v, ptr+"/properties/"+escapePtr(k), depth+1, &p.doc)
-			declared[k] = true
-			t.props = append(t.props, p)
-		}
-	}
-	ap := s.get("additionalProperties")
-	var apT *typ
-	switch {
-	case ap == nil || ap.isFalse():
-	case ap.kind == kBool:
-		apT = anyJSON
-	default:
-		apT = c.conv(d, ap, ptr+"/additionalProperties", depth+1, notes)
-	}
-	for _, k := range reqOrder {
-		if !declared[k] {
-			pt := apT
-			if pt == nil {
-				pt = anyJSON
-			}
-			t.props = append(t.props, &prop{name: k, t: pt,
-				doc: []string{"Required by the schema but not described in its properties."}})
-		}
-	}
-	var idx []*typ
-	if pp := s.get("patternProperties"); pp != nil {
-		for i, k := range pp.keys {
-			idx = append(idx, c.conv(d, pp.vals[i], ptr+"/patternProperties/"+escapePtr(k), depth+1, notes))
-			addNote(notes, fmt.Sprintf("Keys matching the pattern %s hold one of the index types.", k))
-		}
-	}
-	switch {
-	case len(idx) > 0 && apT != nil:
-		t.index = union(append(idx, apT))
-	case len(idx) > 0:
-		t.index = union(idx)
-	case apT != nil:
-		t.index = apT
-	case ap == nil && len(t.props) == 0:
-		t.index = anyJSON // nothing declared: any object
-	}
-	return t
-}
-
-func (c *converter) array(d *doc, s *value, ptr string, depth int, notes *[]string) *typ {
-	var prefix []*value
-	var rest *value
-	restPtr := ptr + "/items"
-	prefixPtr := ptr + "/prefixItems/"
-	items := s.get("items")
-	switch {
-	case s.get("prefixItems") != nil && s.get("prefixItems").kind == kArray:
-		prefix, rest = s.get("prefixItems").arr, items
-	case items != nil && items.kind == kArray:
-		prefix, rest, restPtr, prefixPtr = items.arr, s.get("additionalItems"), ptr+"/additionalItems", ptr+"/items/"
-	case items != nil:
-		return &typ{kind: tArray, elem: c.conv(d, items, ptr+"/items", depth+1, notes)}
-	default:
-		return &typ{kind: tArray, elem: anyJSON}
-	}
-	t := &typ{kind: tTuple, rest: anyJSON}
-	for i, p := range prefix {
-		t.items = append(t.items, c.conv(d, p, prefixPtr+strconv.Itoa(i), depth+1, notes))
-	}
-	switch {
-	case rest == nil:
-	case rest.isFalse():
-		t.rest = nil
-	default:
-		t.rest = c.conv(d, rest, restPtr, depth+1, notes)
-	}
-	if n, ok := intKeyword(s, "maxItems"); ok && n <= len(t.items) {
-		t.items, t.rest = t.items[:n], nil
-	}
-	t.minItems = len(t.items)
-	if n, ok := intKeyword(s, "minItems"); ok && n < len(t.items) {
-		t.minItems = n
-	} else if !ok {
-		t.minItems = 0
-	}
-	return t
-}
-
-func intKeyword(s *value, k string) (int, bool) {
-	v := s.get(k)
-	if v == nil || v.kind != kNumber {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(v.s, 64)
-	if err != nil || f < 0 {
-		return 0, false
-	}
-	if f > 1e6 {
-		f = 1e6
-	}
-	return int(f), true
-}
-
-// union flattens, drops never, and collapses to any JSON value when a
-// member already is.
-func union(ms []*typ) *typ {
-	var out []*typ
-	for _, m := range ms {
-		switch m.kind {
-		case tNever:
-		case tJSON:
-			return anyJSON
-		case tUnion:
-			out = append(out, m.items...)
-		default:
-			out = append(out, m)
-		}
-	}
-	switch len(out) {
-	case 0:
-		return never
-	case 1:
-		return out[0]
-	}
-	return &typ{kind: tUnion, items: out}
-}
-
-// intersect drops any-JSON members (they constrain nothing).
-func intersect(ms []*typ) *typ {
-	var out []*typ
-	for _, m := range ms {
-		switch m.kind {
-		case tJSON:
-		case tNever:
-			return never
-		default:
-			out = append(out, m)
-		}
-	}
-	switch len(out) {
-	case 0:
-		return anyJSON
-	case 1:
-		return out[0]
-	}
-	return &typ{kind: tIntersection, items: out}
 }
 
 // breakCycles finds named types that reference themselves without an

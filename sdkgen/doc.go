@@ -16,16 +16,38 @@
 //
 //   - A property is optional unless listed in required; a default never
 //     makes it required (it becomes an @default doc line).
-//   - Absent additionalProperties adds no index signature: the type lists
-//     the declared members only. Open objects are the JSON Schema default,
-//     but an index signature on every object is the most complained-about
-//     habit of other generators, and extra keys are rarely meant. An
-//     object that declares no properties at all is any object
-//     ({ [key: string]: JsonValue }). additionalProperties: true adds an
-//     explicit index signature; false closes the object; a schema types
-//     the index. Because TypeScript requires declared members to fit the
-//     index type, the index type is widened with their types (or becomes
-//     unknown when they are large or the extra keys hold any JSON).
+//   - Soundness first: every value the schema accepts must be a value of
+//     the type (measured with the JSON Schema Test Suite, suite_test.go);
+//     where a keyword cannot be typed exactly, the type is the wider one.
+//   - Undeclared keys follow the schema: absent or true
+//     additionalProperties (the JSON Schema default) marks the object
+//     "& Open" (type Open = { [key: string]: unknown }), which admits extra
+//     keys in object literals at the cost of seven characters rather than
+//     an index signature line. Result types skip the marker: a result is
+//     read, never written as a literal, and TypeScript object types are
+//     structurally open already. false closes the object; a schema types
+//     an index signature, widened with the declared members' types
+//     because TypeScript requires them to fit it. An object that declares
+//     nothing is any object ({ [key: string]: JsonValue }).
+//   - patternProperties that are literal text with optional anchors
+//     become template literal index signatures (^x- → `x-${string}`),
+//     intersected so that a key matching both a property and a pattern
+//     must satisfy both; other patterns type nothing on an open object and
+//     fall back to a union index on a closed one.
+//   - unevaluatedProperties/unevaluatedItems close the object over the
+//     keys (the tuple after the items) that its in-place subschemas
+//     evaluate, when those can be listed; the subschemas then leave
+//     undeclared keys to the parent.
+//   - A schema without type but with object or array keywords still
+//     admits every other kind of value; draft 7 and older (by $schema)
+//     read $ref alone, ignoring its siblings; a schema without $schema is
+//     2020-12, as in MCP.
+//   - not of a type (or of everything), oneOf with two always-true
+//     branches, if/then/else (the union of the branches), dependencies
+//     (the key absent, or the listed keys present), propertyNames that
+//     list the names and contains: false are typed; a declared optional
+//     key named like an Object.prototype member (constructor, toString…)
+//     also admits a function, since an object literal inherits one.
 //   - enum/const are literal unions; when type is also given, values the
 //     type rules out are dropped (JSON Schema requires both), so
 //     {"type": ["string","null"], "enum": ["F","C"]} is "F" | "C".
@@ -36,8 +58,8 @@
 //     references) share one name; different ones get a tool-qualified or
 //     numbered name. A reference cycle with no object or array in between
 //     (type A = B; type B = A) is cut with a note.
-//   - Keywords no type can carry (not, if/then/else, dependentSchemas,
-//     $dynamicRef, external $ref) leave that node wider — any JSON value
+//   - Keywords no type can carry (a not of a real schema, if without
+//     both branches, $dynamicRef, external $ref) leave that node wider — any JSON value
 //     when nothing else constrains it — and add a doc note; the rest of the
 //     tool keeps its types. Nesting deeper than 40 levels is cut the same
 //     way; parsing and checking are iterative, so no schema can exhaust the

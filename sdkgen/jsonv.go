@@ -47,6 +47,14 @@ func (v *value) get(key string) *value {
 	return nil
 }
 
+// keysIfObject returns the member names of an object, or nil.
+func (v *value) keysIfObject() []string {
+	if v == nil || v.kind != kObject {
+		return nil
+	}
+	return v.keys
+}
+
 // str returns the string a member holds, or "".
 func (v *value) str(key string) string {
 	if m := v.get(key); m != nil && m.kind == kString {

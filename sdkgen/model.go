@@ -31,7 +31,13 @@ type typ struct {
 	rest     *typ    // tTuple: type of further elements; nil = closed
 	props    []*prop // tObject declared members, in schema order
 	index    *typ    // tObject: type of undeclared keys; nil = none described
-	ref      *named  // tRef
+	indexKey string  // tObject: template literal type of the keys index covers; "" = every key
+	open     bool    // tObject without index: undeclared keys may hold any value
+	// delegated marks a tObject whose undeclared keys another member of an
+	// intersection decides on (it renders no index signature and no Open
+	// marker, and as object when it declares nothing).
+	delegated bool
+	ref       *named // tRef
 }
 
 // prop is one declared object member.

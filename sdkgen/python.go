@@ -178,6 +178,9 @@ func (r *pyr) py(t *typ, hint string) string {
 	case tTuple:
 		return r.tuple(t, hint)
 	case tObject:
+		if len(t.props) == 0 && t.delegated {
+			return "dict[str, JsonValue]"
+		}
 		if len(t.props) == 0 && t.index != nil {
 			return "dict[str, " + r.py(t.index, hint+"Value") + "]"
 		}

@@ -1,6 +1,9 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** A failed tool call rejects with this error. */
 declare class ToolCallError extends Error {
   /** Name of the tool that failed. */
@@ -22,7 +25,7 @@ declare const tools: {
     /** Minimum: 0. */
     n: number;
     t?: [string?];
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** A tool without an input schema. */
   no_schema(args?: {
@@ -31,13 +34,14 @@ declare const tools: {
 
   /** Keywords no type can say degrade one node, never the tool. */
   unexpressible(args: {
-    /** The not keyword is not expressed in this type. */
-    not_null?: JsonValue;
+    not_null?: string | number | boolean | JsonValue[] | {
+      [key: string]: JsonValue;
+    };
     /** The if keyword is not expressed in this type. */
     conditional?: {
       a?: number;
       b?: string;
-    };
+    } & Open;
     /** $ref https://example.com/schemas/thing.json is not a local reference this generator resolves; typed as any JSON value. */
     remote?: JsonValue;
     /** $ref #/$defs/Nope is not a local reference this generator resolves; typed as any JSON value. */
@@ -45,5 +49,5 @@ declare const tools: {
     /** The $dynamicRef keyword is not expressed in this type. */
     dynamic?: JsonValue;
     fine: string;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 };

@@ -3,6 +3,9 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** The argument type of each tool, by tool name. */
 interface ToolArgsMap {
   boolean_schemas: JsonValue;
@@ -10,18 +13,19 @@ interface ToolArgsMap {
     /** Minimum: 0. */
     n: number;
     t?: [string?];
-  };
+  } & Open;
   no_schema: {
     [key: string]: JsonValue;
   };
   unexpressible: {
-    /** The not keyword is not expressed in this type. */
-    not_null?: JsonValue;
+    not_null?: string | number | boolean | JsonValue[] | {
+      [key: string]: JsonValue;
+    };
     /** The if keyword is not expressed in this type. */
     conditional?: {
       a?: number;
       b?: string;
-    };
+    } & Open;
     /** $ref https://example.com/schemas/thing.json is not a local reference this generator resolves; typed as any JSON value. */
     remote?: JsonValue;
     /** $ref #/$defs/Nope is not a local reference this generator resolves; typed as any JSON value. */
@@ -29,7 +33,7 @@ interface ToolArgsMap {
     /** The $dynamicRef keyword is not expressed in this type. */
     dynamic?: JsonValue;
     fine: string;
-  };
+  } & Open;
 }
 
 /** The result type of each tool, by tool name (JsonValue when the tool declares no output schema). */

@@ -13,8 +13,7 @@ class Draft4Args(TypedDict):
 
 
 class UnexpressibleArgs(TypedDict):
-    # The not keyword is not expressed in this type.
-    not_null: NotRequired[JsonValue]
+    not_null: NotRequired[str | float | bool | list[JsonValue] | dict[str, JsonValue]]
     # The if keyword is not expressed in this type.
     conditional: NotRequired[UnexpressibleArgsConditional]
     # $ref https://example.com/schemas/thing.json is not a local reference this generator resolves; typed as any JSON value.

@@ -1,6 +1,9 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** A failed tool call rejects with this error. */
 declare class ToolCallError extends Error {
   /** Name of the tool that failed. */
@@ -60,7 +63,7 @@ declare const tools: {
     secret?: string;
     /** @example "OpenAPI style" */
     example?: string;
-  }): Promise<{
+  } & Open): Promise<{
     ok: boolean;
   }>;
 
@@ -84,7 +87,7 @@ declare const tools: {
     /** Minimum items: 1. */
     draft4_rest?: [number, ...string[]];
     no_items?: never[];
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** enum and const of every scalar kind, with odd text. */
   kw_enum_const(args: {
@@ -98,7 +101,7 @@ declare const tools: {
     unit_or_null?: "F" | "C" | null;
     /** No enum or const value matches the type; no value is valid. */
     mismatch?: never;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Keys that are not identifiers or are keywords. */
   kw_names(args: {
@@ -115,13 +118,13 @@ declare const tools: {
     str?: string;
     $dollar?: string;
     "ünicode"?: string;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** OpenAPI 3.0 nullable. */
   kw_nullable(args: {
     name: string | null;
     tags?: string[] | null;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** properties, required, defaults, additionalProperties and patternProperties. */
   kw_objects(args: {
@@ -131,11 +134,10 @@ declare const tools: {
     empty_closed?: { [key: string]: never };
     open_absent?: {
       a?: string;
-    };
+    } & Open;
     open_true?: {
       a?: string;
-      [key: string]: unknown;
-    };
+    } & Open;
     typed_extra: {
       a: string;
       b?: boolean;
@@ -144,12 +146,10 @@ declare const tools: {
     map?: {
       [key: string]: string[];
     };
-    /**
-     * Keys matching the pattern ^x- hold one of the index types.
-     * Keys matching the pattern ^n_ hold one of the index types.
-     */
-    patterned?: {
-      [key: string]: string | number;
+    patterned?: object & {
+      [key: `x-${string}`]: string;
+    } & {
+      [key: `n_${string}`]: number;
     };
     /** @default "fast" */
     with_default?: string;
@@ -157,8 +157,8 @@ declare const tools: {
       a: string;
       /** Required by the schema but not described in its properties. */
       ghost: JsonValue;
-    };
-  }): Promise<JsonValue>;
+    } & Open;
+  } & Open): Promise<JsonValue>;
 
   /** Each JSON type, and type arrays. */
   kw_type(args: {
@@ -178,9 +178,9 @@ declare const tools: {
     num_or_str: number | string;
     obj_or_null: {
       x: number;
-    } | null;
+    } & Open | null;
     list_or_null: string[] | null;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** anyOf, oneOf and allOf. */
   kw_unions(args?: {
@@ -198,14 +198,14 @@ declare const tools: {
       a: string;
     } & {
       b?: number;
-    };
+    } & Open;
     all_and_any?: {
       id?: string;
     } & ({
       x: number;
-    } | {
+    } & Open | {
       y: number;
-    });
+    } & Open) & Open;
     nested?: string | boolean | null;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 };

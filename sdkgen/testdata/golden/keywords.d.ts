@@ -3,6 +3,9 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** The argument type of each tool, by tool name. */
 interface ToolArgsMap {
   kw_annotations: {
@@ -50,7 +53,7 @@ interface ToolArgsMap {
     secret?: string;
     /** @example "OpenAPI style" */
     example?: string;
-  };
+  } & Open;
   kw_arrays: {
     strings?: string[];
     anything?: JsonValue[];
@@ -70,7 +73,7 @@ interface ToolArgsMap {
     /** Minimum items: 1. */
     draft4_rest?: [number, ...string[]];
     no_items?: never[];
-  };
+  } & Open;
   kw_enum_const: {
     color: "red" | "dark blue" | "say \"hi\"" | "back\\slash" | "end */ comment" | "line\nbreak" | "sep\u2028arator" | "ünï";
     level: 1 | 2 | 3.5 | -1 | 10000000000000000000;
@@ -82,7 +85,7 @@ interface ToolArgsMap {
     unit_or_null?: "F" | "C" | null;
     /** No enum or const value matches the type; no value is valid. */
     mismatch?: never;
-  };
+  } & Open;
   kw_names: {
     "dash-name": string;
     "123start"?: number;
@@ -97,11 +100,11 @@ interface ToolArgsMap {
     str?: string;
     $dollar?: string;
     "ünicode"?: string;
-  };
+  } & Open;
   kw_nullable: {
     name: string | null;
     tags?: string[] | null;
-  };
+  } & Open;
   kw_objects: {
     closed: {
       a?: string;
@@ -109,11 +112,10 @@ interface ToolArgsMap {
     empty_closed?: { [key: string]: never };
     open_absent?: {
       a?: string;
-    };
+    } & Open;
     open_true?: {
       a?: string;
-      [key: string]: unknown;
-    };
+    } & Open;
     typed_extra: {
       a: string;
       b?: boolean;
@@ -122,12 +124,10 @@ interface ToolArgsMap {
     map?: {
       [key: string]: string[];
     };
-    /**
-     * Keys matching the pattern ^x- hold one of the index types.
-     * Keys matching the pattern ^n_ hold one of the index types.
-     */
-    patterned?: {
-      [key: string]: string | number;
+    patterned?: object & {
+      [key: `x-${string}`]: string;
+    } & {
+      [key: `n_${string}`]: number;
     };
     /** @default "fast" */
     with_default?: string;
@@ -135,8 +135,8 @@ interface ToolArgsMap {
       a: string;
       /** Required by the schema but not described in its properties. */
       ghost: JsonValue;
-    };
-  };
+    } & Open;
+  } & Open;
   kw_type: {
     s: string;
     n: number;
@@ -154,9 +154,9 @@ interface ToolArgsMap {
     num_or_str: number | string;
     obj_or_null: {
       x: number;
-    } | null;
+    } & Open | null;
     list_or_null: string[] | null;
-  };
+  } & Open;
   kw_unions: {
     any?: string | number;
     one?: {
@@ -172,16 +172,16 @@ interface ToolArgsMap {
       a: string;
     } & {
       b?: number;
-    };
+    } & Open;
     all_and_any?: {
       id?: string;
     } & ({
       x: number;
-    } | {
+    } & Open | {
       y: number;
-    });
+    } & Open) & Open;
     nested?: string | boolean | null;
-  };
+  } & Open;
 }
 
 /** The result type of each tool, by tool name (JsonValue when the tool declares no output schema). */

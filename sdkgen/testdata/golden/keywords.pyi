@@ -105,9 +105,7 @@ class KwObjectsArgs(TypedDict):
     open_true: NotRequired[KwObjectsArgsOpenTrue]
     typed_extra: KwObjectsArgsTypedExtra
     map: NotRequired[dict[str, list[str]]]
-    # Keys matching the pattern ^x- hold one of the index types.
-    # Keys matching the pattern ^n_ hold one of the index types.
-    patterned: NotRequired[dict[str, str | float]]
+    patterned: NotRequired[dict[str, JsonValue]]
     # @default "fast"
     with_default: NotRequired[str]
     required_undeclared: NotRequired[KwObjectsArgsRequiredUndeclared]
@@ -125,7 +123,6 @@ class KwObjectsArgsOpenAbsent(TypedDict):
     a: NotRequired[str]
 
 
-# Other keys hold: JsonValue
 class KwObjectsArgsOpenTrue(TypedDict):
     a: NotRequired[str]
 

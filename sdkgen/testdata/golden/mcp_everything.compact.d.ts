@@ -1,6 +1,9 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** A failed tool call rejects with this error. */
 declare class ToolCallError extends Error {
   /** Name of the tool that failed. */
@@ -18,7 +21,7 @@ declare const tools: {
   echo(args: {
     /** Message to echo */
     message: string;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Demonstrates how annotations can be used to provide metadata about content. */
   "get-annotated-message"(args: {
@@ -29,7 +32,7 @@ declare const tools: {
      * @default false
      */
     includeImage?: boolean;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Returns all environment variables, helpful for debugging MCP server configuration */
   "get-env"(args?: {
@@ -45,7 +48,7 @@ declare const tools: {
      * @default 3
      */
     count?: number;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Returns a resource reference that can be used by MCP clients */
   "get-resource-reference"(args?: {
@@ -56,13 +59,13 @@ declare const tools: {
      * @default 1
      */
     resourceId?: number;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Returns structured content along with an output schema for client data validation */
   "get-structured-content"(args: {
     /** Choose city */
     location: "New York" | "Chicago" | "Los Angeles";
-  }): Promise<{
+  } & Open): Promise<{
     /** Temperature in celsius */
     temperature: number;
     /** Weather conditions description */
@@ -77,7 +80,7 @@ declare const tools: {
     a: number;
     /** Second number */
     b: number;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Returns a tiny MCP logo image. */
   "get-tiny-image"(args?: {
@@ -102,7 +105,7 @@ declare const tools: {
      * @default "resourceLink"
      */
     outputType?: "resourceLink" | "resource";
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification. */
   "simulate-research-query"(args: {
@@ -113,7 +116,7 @@ declare const tools: {
      * @default false
      */
     ambiguous?: boolean;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Toggles simulated, random-leveled logging on or off. */
   "toggle-simulated-logging"(args?: {
@@ -137,5 +140,5 @@ declare const tools: {
      * @default 5
      */
     steps?: number;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 };

@@ -3,12 +3,15 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** The argument type of each tool, by tool name. */
 interface ToolArgsMap {
   echo: {
     /** Message to echo */
     message: string;
-  };
+  } & Open;
   "get-annotated-message": {
     /** Type of message to demonstrate different annotation patterns */
     messageType: "error" | "success" | "debug";
@@ -17,7 +20,7 @@ interface ToolArgsMap {
      * @default false
      */
     includeImage?: boolean;
-  };
+  } & Open;
   "get-env": {
     [key: string]: JsonValue;
   };
@@ -29,7 +32,7 @@ interface ToolArgsMap {
      * @default 3
      */
     count?: number;
-  };
+  } & Open;
   "get-resource-reference": {
     /** @default "Text" */
     resourceType?: "Text" | "Blob";
@@ -38,17 +41,17 @@ interface ToolArgsMap {
      * @default 1
      */
     resourceId?: number;
-  };
+  } & Open;
   "get-structured-content": {
     /** Choose city */
     location: "New York" | "Chicago" | "Los Angeles";
-  };
+  } & Open;
   "get-sum": {
     /** First number */
     a: number;
     /** Second number */
     b: number;
-  };
+  } & Open;
   "get-tiny-image": {
     [key: string]: JsonValue;
   };
@@ -69,7 +72,7 @@ interface ToolArgsMap {
      * @default "resourceLink"
      */
     outputType?: "resourceLink" | "resource";
-  };
+  } & Open;
   "simulate-research-query": {
     /** The research topic to investigate */
     topic: string;
@@ -78,7 +81,7 @@ interface ToolArgsMap {
      * @default false
      */
     ambiguous?: boolean;
-  };
+  } & Open;
   "toggle-simulated-logging": {
     [key: string]: JsonValue;
   };
@@ -96,7 +99,7 @@ interface ToolArgsMap {
      * @default 5
      */
     steps?: number;
-  };
+  } & Open;
 }
 
 /** The result type of each tool, by tool name (JsonValue when the tool declares no output schema). */

@@ -1,6 +1,9 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** A failed tool call rejects with this error. */
 declare class ToolCallError extends Error {
   /** Name of the tool that failed. */
@@ -17,7 +20,7 @@ declare const tools: {
   /** Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories. */
   create_directory(args: {
     path: string;
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
@@ -26,32 +29,32 @@ declare const tools: {
     path: string;
     /** @default [] */
     excludePatterns?: string[];
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
   /** Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories. */
   edit_file(args: {
     path: string;
-    edits: {
+    edits: ({
       /** Text to search for - must match exactly */
       oldText: string;
       /** Text to replace with */
       newText: string;
-    }[];
+    } & Open)[];
     /**
      * Preview changes using git-style diff format
      * @default false
      */
     dryRun?: boolean;
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
   /** Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories. */
   get_file_info(args: {
     path: string;
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
@@ -65,7 +68,7 @@ declare const tools: {
   /** Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories. */
   list_directory(args: {
     path: string;
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
@@ -77,7 +80,7 @@ declare const tools: {
      * @default "name"
      */
     sortBy?: "name" | "size";
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
@@ -85,7 +88,7 @@ declare const tools: {
   move_file(args: {
     source: string;
     destination: string;
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
@@ -96,14 +99,14 @@ declare const tools: {
     tail?: number;
     /** If provided, returns only the first N lines of the file */
     head?: number;
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
   /** Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories. */
   read_media_file(args: {
     path: string;
-  }): Promise<{
+  } & Open): Promise<{
     content: ({
       type: "image" | "audio";
       data: string;
@@ -125,7 +128,7 @@ declare const tools: {
      * Minimum items: 1.
      */
     paths: string[];
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
@@ -136,7 +139,7 @@ declare const tools: {
     tail?: number;
     /** If provided, returns only the first N lines of the file */
     head?: number;
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
@@ -146,7 +149,7 @@ declare const tools: {
     pattern: string;
     /** @default [] */
     excludePatterns?: string[];
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 
@@ -154,7 +157,7 @@ declare const tools: {
   write_file(args: {
     path: string;
     content: string;
-  }): Promise<{
+  } & Open): Promise<{
     content: string;
   }>;
 };

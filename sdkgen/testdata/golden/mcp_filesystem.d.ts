@@ -3,39 +3,42 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** The argument type of each tool, by tool name. */
 interface ToolArgsMap {
   create_directory: {
     path: string;
-  };
+  } & Open;
   directory_tree: {
     path: string;
     /** @default [] */
     excludePatterns?: string[];
-  };
+  } & Open;
   edit_file: {
     path: string;
-    edits: {
+    edits: ({
       /** Text to search for - must match exactly */
       oldText: string;
       /** Text to replace with */
       newText: string;
-    }[];
+    } & Open)[];
     /**
      * Preview changes using git-style diff format
      * @default false
      */
     dryRun?: boolean;
-  };
+  } & Open;
   get_file_info: {
     path: string;
-  };
+  } & Open;
   list_allowed_directories: {
     [key: string]: JsonValue;
   };
   list_directory: {
     path: string;
-  };
+  } & Open;
   list_directory_with_sizes: {
     path: string;
     /**
@@ -43,45 +46,45 @@ interface ToolArgsMap {
      * @default "name"
      */
     sortBy?: "name" | "size";
-  };
+  } & Open;
   move_file: {
     source: string;
     destination: string;
-  };
+  } & Open;
   read_file: {
     path: string;
     /** If provided, returns only the last N lines of the file */
     tail?: number;
     /** If provided, returns only the first N lines of the file */
     head?: number;
-  };
+  } & Open;
   read_media_file: {
     path: string;
-  };
+  } & Open;
   read_multiple_files: {
     /**
      * Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.
      * Minimum items: 1.
      */
     paths: string[];
-  };
+  } & Open;
   read_text_file: {
     path: string;
     /** If provided, returns only the last N lines of the file */
     tail?: number;
     /** If provided, returns only the first N lines of the file */
     head?: number;
-  };
+  } & Open;
   search_files: {
     path: string;
     pattern: string;
     /** @default [] */
     excludePatterns?: string[];
-  };
+  } & Open;
   write_file: {
     path: string;
     content: string;
-  };
+  } & Open;
 }
 
 /** The result type of each tool, by tool name (JsonValue when the tool declares no output schema). */

@@ -1,6 +1,9 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** A failed tool call rejects with this error. */
 declare class ToolCallError extends Error {
   /** Name of the tool that failed. */
@@ -16,13 +19,13 @@ declare class ToolCallError extends Error {
 declare const tools: {
   /** Add new observations to existing entities in the knowledge graph */
   add_observations(args: {
-    observations: {
+    observations: ({
       /** The name of the entity to add the observations to */
       entityName: string;
       /** An array of observation contents to add */
       contents: string[];
-    }[];
-  }): Promise<{
+    } & Open)[];
+  } & Open): Promise<{
     results: {
       entityName: string;
       addedObservations: string[];
@@ -31,15 +34,15 @@ declare const tools: {
 
   /** Create multiple new entities in the knowledge graph */
   create_entities(args: {
-    entities: {
+    entities: ({
       /** The name of the entity */
       name: string;
       /** The type of the entity */
       entityType: string;
       /** An array of observation contents associated with the entity */
       observations: string[];
-    }[];
-  }): Promise<{
+    } & Open)[];
+  } & Open): Promise<{
     entities: {
       /** The name of the entity */
       name: string;
@@ -52,15 +55,15 @@ declare const tools: {
 
   /** Create multiple new relations between entities in the knowledge graph. Relations should be in active voice */
   create_relations(args: {
-    relations: {
+    relations: ({
       /** The name of the entity where the relation starts */
       from: string;
       /** The name of the entity where the relation ends */
       to: string;
       /** The type of the relation */
       relationType: string;
-    }[];
-  }): Promise<{
+    } & Open)[];
+  } & Open): Promise<{
     relations: {
       /** The name of the entity where the relation starts */
       from: string;
@@ -75,20 +78,20 @@ declare const tools: {
   delete_entities(args: {
     /** An array of entity names to delete */
     entityNames: string[];
-  }): Promise<{
+  } & Open): Promise<{
     success: boolean;
     message: string;
   }>;
 
   /** Delete specific observations from entities in the knowledge graph */
   delete_observations(args: {
-    deletions: {
+    deletions: ({
       /** The name of the entity containing the observations */
       entityName: string;
       /** An array of observations to delete */
       observations: string[];
-    }[];
-  }): Promise<{
+    } & Open)[];
+  } & Open): Promise<{
     success: boolean;
     message: string;
   }>;
@@ -96,15 +99,15 @@ declare const tools: {
   /** Delete multiple relations from the knowledge graph */
   delete_relations(args: {
     /** An array of relations to delete */
-    relations: {
+    relations: ({
       /** The name of the entity where the relation starts */
       from: string;
       /** The name of the entity where the relation ends */
       to: string;
       /** The type of the relation */
       relationType: string;
-    }[];
-  }): Promise<{
+    } & Open)[];
+  } & Open): Promise<{
     success: boolean;
     message: string;
   }>;
@@ -113,7 +116,7 @@ declare const tools: {
   open_nodes(args: {
     /** An array of entity names to retrieve */
     names: string[];
-  }): Promise<{
+  } & Open): Promise<{
     entities: {
       /** The name of the entity */
       name: string;
@@ -158,7 +161,7 @@ declare const tools: {
   search_nodes(args: {
     /** The search query to match against entity names, types, and observation content */
     query: string;
-  }): Promise<{
+  } & Open): Promise<{
     entities: {
       /** The name of the entity */
       name: string;

@@ -3,70 +3,73 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 /** The argument type of each tool, by tool name. */
 interface ToolArgsMap {
   add_observations: {
-    observations: {
+    observations: ({
       /** The name of the entity to add the observations to */
       entityName: string;
       /** An array of observation contents to add */
       contents: string[];
-    }[];
-  };
+    } & Open)[];
+  } & Open;
   create_entities: {
-    entities: {
+    entities: ({
       /** The name of the entity */
       name: string;
       /** The type of the entity */
       entityType: string;
       /** An array of observation contents associated with the entity */
       observations: string[];
-    }[];
-  };
+    } & Open)[];
+  } & Open;
   create_relations: {
-    relations: {
+    relations: ({
       /** The name of the entity where the relation starts */
       from: string;
       /** The name of the entity where the relation ends */
       to: string;
       /** The type of the relation */
       relationType: string;
-    }[];
-  };
+    } & Open)[];
+  } & Open;
   delete_entities: {
     /** An array of entity names to delete */
     entityNames: string[];
-  };
+  } & Open;
   delete_observations: {
-    deletions: {
+    deletions: ({
       /** The name of the entity containing the observations */
       entityName: string;
       /** An array of observations to delete */
       observations: string[];
-    }[];
-  };
+    } & Open)[];
+  } & Open;
   delete_relations: {
     /** An array of relations to delete */
-    relations: {
+    relations: ({
       /** The name of the entity where the relation starts */
       from: string;
       /** The name of the entity where the relation ends */
       to: string;
       /** The type of the relation */
       relationType: string;
-    }[];
-  };
+    } & Open)[];
+  } & Open;
   open_nodes: {
     /** An array of entity names to retrieve */
     names: string[];
-  };
+  } & Open;
   read_graph: {
     [key: string]: JsonValue;
   };
   search_nodes: {
     /** The search query to match against entity names, types, and observation content */
     query: string;
-  };
+  } & Open;
 }
 
 /** The result type of each tool, by tool name (JsonValue when the tool declares no output schema). */

@@ -1,10 +1,13 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 declare namespace ToolTypes {
   export type Error = {
     message?: string;
-  };
+  } & Open;
 
   export type Node = string;
 
@@ -34,7 +37,7 @@ declare const tools: {
     e?: ToolTypes.Error;
     n?: ToolTypes.Node;
     j?: ToolTypes.ErrorJsonValue;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Leading underscore. */
   _private(args?: {
@@ -44,7 +47,7 @@ declare const tools: {
   /** A Python keyword. */
   class(args: {
     from: string;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** A JavaScript reserved word: still a legal member name in TypeScript and a method name in Python. */
   delete(args?: {
@@ -54,12 +57,12 @@ declare const tools: {
   /** Dots and dashes. */
   "my-mcp.tool"(args?: {
     x?: string;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Would collide with my-mcp.tool if names were rewritten. */
   my_mcp_tool(args: {
     y: string;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Ends a comment: *\/ and has "quotes". */
   "with space"(args?: {

@@ -3,10 +3,13 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 declare namespace ToolTypes {
   export type Error = {
     message?: string;
-  };
+  } & Open;
 
   export type Node = string;
 
@@ -22,22 +25,22 @@ interface ToolArgsMap {
     e?: ToolTypes.Error;
     n?: ToolTypes.Node;
     j?: ToolTypes.ErrorJsonValue;
-  };
+  } & Open;
   _private: {
     [key: string]: JsonValue;
   };
   class: {
     from: string;
-  };
+  } & Open;
   delete: {
     [key: string]: JsonValue;
   };
   "my-mcp.tool": {
     x?: string;
-  };
+  } & Open;
   my_mcp_tool: {
     y: string;
-  };
+  } & Open;
   "with space": {
     [key: string]: JsonValue;
   };

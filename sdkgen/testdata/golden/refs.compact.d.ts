@@ -1,6 +1,9 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 declare namespace ToolTypes {
   export type Item = string;
 
@@ -21,19 +24,19 @@ declare namespace ToolTypes {
      * @default 10
      */
     limit?: number;
-  };
+  } & Open;
 
   export type Row = {
     cells: (string | number | null)[];
-  };
+  } & Open;
 
   /** Filter */
   export type Filter = {
     and: Filter[];
-  } | {
+  } & Open | {
     field: string;
     equals?: string | null;
-  };
+  } & Open;
 
   export type TreeArgs = {
     root?: TreeArgsRoot;
@@ -41,14 +44,14 @@ declare namespace ToolTypes {
     copy_of_root?: TreeArgsRoot;
     self?: TreeArgs;
     escaped?: AB;
-  };
+  } & Open;
 
   /** A tree node. */
   export type Node = {
     value: number;
     children?: Node[];
     parent?: Node | null;
-  };
+  } & Open;
 
   export type TreeArgsRoot = Node;
 
@@ -79,13 +82,13 @@ declare const tools: {
   anchors(args?: {
     a?: ToolTypes.Item;
     b?: ToolTypes.Old;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** Reference cycles with no object in between are cut. */
   cycles(args?: {
     a?: ToolTypes.A;
     list?: ToolTypes.L;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 
   /** A root $ref with definitions, as pydantic v1 and FastMCP emit. */
   pydantic_style(args: ToolTypes.Query): Promise<{
@@ -99,5 +102,5 @@ declare const tools: {
   tree_again(args?: {
     node?: ToolTypes.Node;
     leaf?: ToolTypes.TreeAgainLeaf;
-  }): Promise<JsonValue>;
+  } & Open): Promise<JsonValue>;
 };

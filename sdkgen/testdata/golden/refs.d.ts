@@ -3,6 +3,9 @@
 /** Any JSON value. */
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/** An object & Open may hold keys it does not list. */
+type Open = { [key: string]: unknown };
+
 declare namespace ToolTypes {
   export type Item = string;
 
@@ -23,19 +26,19 @@ declare namespace ToolTypes {
      * @default 10
      */
     limit?: number;
-  };
+  } & Open;
 
   export type Row = {
     cells: (string | number | null)[];
-  };
+  } & Open;
 
   /** Filter */
   export type Filter = {
     and: Filter[];
-  } | {
+  } & Open | {
     field: string;
     equals?: string | null;
-  };
+  } & Open;
 
   export type TreeArgs = {
     root?: TreeArgsRoot;
@@ -43,14 +46,14 @@ declare namespace ToolTypes {
     copy_of_root?: TreeArgsRoot;
     self?: TreeArgs;
     escaped?: AB;
-  };
+  } & Open;
 
   /** A tree node. */
   export type Node = {
     value: number;
     children?: Node[];
     parent?: Node | null;
-  };
+  } & Open;
 
   export type TreeArgsRoot = Node;
 
@@ -69,17 +72,17 @@ interface ToolArgsMap {
   anchors: {
     a?: ToolTypes.Item;
     b?: ToolTypes.Old;
-  };
+  } & Open;
   cycles: {
     a?: ToolTypes.A;
     list?: ToolTypes.L;
-  };
+  } & Open;
   pydantic_style: ToolTypes.Query;
   tree: ToolTypes.TreeArgs;
   tree_again: {
     node?: ToolTypes.Node;
     leaf?: ToolTypes.TreeAgainLeaf;
-  };
+  } & Open;
 }
 
 /** The result type of each tool, by tool name (JsonValue when the tool declares no output schema). */
