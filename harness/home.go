@@ -105,20 +105,38 @@ func (h *Home) Host() (*sandbox.Host, error) {
 // area read-only so the read tool can page through it.
 func (h *Home) SpillDir(id string) string { return filepath.Join(h.dir, "spill", id) }
 
-// Catalog is the home's sessions, one directory each (see
-// session.Catalog).
-func (h *Home) Catalog() *session.Catalog { return session.NewCatalog(h.dir) }
+// store is the home's session store, opened read-write on first use.
+func (h *Home) store() (*session.BadgerStore, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, errors.New("the ptc home is closed")
+	}
+	if h.events == nil {
+		st, err := session.OpenBadger(session.StoreDir(h.dir), session.BadgerOptions{})
+		if err != nil {
+			return nil, err
+		}
+		h.events = st
+	}
+	return h.events, nil
+}
 
-// Close stops the sandbox host. Sessions must be closed first.
+// Close releases the session store and stops the sandbox host. Sessions
+// must be closed first.
 func (h *Home) Close() error {
 	h.mu.Lock()
-	host := h.host
-	h.host, h.closed = nil, true
+	host, events := h.host, h.events
+	h.host, h.events, h.closed = nil, nil, true
 	h.mu.Unlock()
-	if host == nil {
-		return nil
+	var err error
+	if events != nil {
+		err = events.Close()
 	}
-	return host.Close(context.Background())
+	if host != nil {
+		err = errors.Join(err, host.Close(context.Background()))
+	}
+	return err
 }
 
 // ResolveWorkspace returns dir ("" means the current directory) as an
