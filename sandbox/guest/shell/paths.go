@@ -201,4 +201,3 @@ func mktemp(c *cmd, args []string) int {
 	}
 	return c.fail("failed to create a unique name from template '%s'", template)
 }
-
