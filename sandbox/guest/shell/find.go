@@ -539,4 +539,3 @@ func (w *findWalk) visit(e *findEntry) {
 		w.expr.eval(w, e)
 	}
 }
-
