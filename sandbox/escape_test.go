@@ -119,6 +119,58 @@ func TestASymlinkSwapRaceNeverEscapes(t *testing.T) {
 	}
 }
 
+// flipper swaps the path at from between three states until stopped:
+// missing, a symlink to target, and a real directory.
+func flipper(t *testing.T, from, target string, n int64) (stop func() int64) {
+	t.Helper()
+	var halt atomic.Bool
+	var flips atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for !halt.Load() || flips.Load() < n {
+			_ = os.Symlink(target, from)
+			_ = os.Remove(from)
+			_ = os.Mkdir(from, 0o755)
+			_ = os.RemoveAll(from)
+			flips.Add(1)
+		}
+	}()
+	return func() int64 {
+		halt.Store(true)
+		<-done
+		return flips.Load()
+	}
+}
+
+func TestASymlinkSwapRaceNeverReachesAProtectedPath(t *testing.T) {
+	h := probe(t)
+	for _, target := range []string{".git", ".git/hooks", "sub/.git"} {
+		t.Run("a path flipping to "+target, func(t *testing.T) {
+			ws, _ := sandboxDir(t)
+			must(t, os.MkdirAll(filepath.Join(ws, ".git", "hooks"), 0o755))
+			must(t, os.MkdirAll(filepath.Join(ws, "sub", ".git"), 0o755))
+			for _, f := range []string{".git/config", ".git/hooks/config", "sub/.git/config"} {
+				must(t, os.WriteFile(filepath.Join(ws, f), []byte("ORIGINAL"), 0o644))
+			}
+			// Through the guest end to end; rootfs's own race test makes
+			// 20 000 attempts per target at the FS directly.
+			stop := flipper(t, filepath.Join(ws, "x"), target, 2000)
+			got := probeRun(t, h, ws, WorkspaceWrite, "writeloop x/config 2000")
+			flips := stop()
+			t.Logf("%s after %d flips", got[0], flips)
+			for _, f := range []string{".git/config", ".git/hooks/config", "sub/.git/config"} {
+				if b, _ := os.ReadFile(filepath.Join(ws, f)); string(b) != "ORIGINAL" {
+					t.Fatalf("%s was written during the race: %q", f, b)
+				}
+			}
+			if entries, _ := os.ReadDir(filepath.Join(ws, ".git", "hooks")); len(entries) != 1 {
+				t.Fatalf(".git/hooks gained files: %v", entries)
+			}
+		})
+	}
+}
+
 func TestFIFOsAndDevicesFailFast(t *testing.T) {
 	h := probe(t)
 	ws, _ := sandboxDir(t)
@@ -142,16 +194,36 @@ func TestProtectedPathsStayReadOnlyInWorkspaceWrite(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(ws, ".git", "hooks"), 0o755))
 	must(t, os.WriteFile(filepath.Join(ws, ".git", "config"), []byte("CONFIG"), 0o644))
 	must(t, os.Symlink(".git/hooks", filepath.Join(ws, "hooks")))
+	must(t, os.Mkdir(filepath.Join(ws, "sub"), 0o755))
 	got := probeRun(t, h, ws, WorkspaceWrite, strings.Join([]string{
 		"write .git/config X", "append .git/config X", "truncate .git/config", "rm .git/config",
 		"write .git/hooks/pre-commit X", "write hooks/pre-commit X", "rename .git g", "rename .git/hooks h",
 		"rename .git/config c", "link .git/config c2", "symlink .git/hooks h2", "mkdir .git/hooks/d",
-		"chtimes .git/config",
+		"chtimes .git/config", "write .git/index X", "mkdir sub/.git", "write sub/.git X", "symlink x sub/.git",
+		"write .ptc/x X", "write .mcp.json X", "mkdir .git/modules/m",
 	}, "\n"))
 	expectAll(t, got, "ERR")
-	if got := probeRun(t, h, ws, WorkspaceWrite, "write .git/index X\nread .git/config"); fmt.Sprint(got) != "[OK DATA CONFIG]" {
-		t.Fatalf("unprotected .git paths: %q", got)
+	if got := probeRun(t, h, ws, WorkspaceWrite, "read .git/config\nwrite sub/ok X"); fmt.Sprint(got) != "[DATA CONFIG OK]" {
+		t.Fatalf("protected paths must stay readable: %q", got)
 	}
+	t.Run("git-write opens the top-level .git to git's own data only", func(t *testing.T) {
+		got := probeRun(t, h, ws, GitWrite, strings.Join([]string{
+			"write .git/index X", "mkdir .git/objects", "write .git/objects/ab X",
+			"write .git/config X", "write .git/hooks/pre-commit X", "rename .git g", "mkdir sub/.git", "write .git/commondir X",
+		}, "\n"))
+		if want := "[OK OK OK ERR ERR ERR ERR ERR]"; fmt.Sprint(prefixes(got)) != want {
+			t.Fatalf("got %q, want %s", got, want)
+		}
+	})
+}
+
+// prefixes keeps the first word of each probe answer.
+func prefixes(got []string) []string {
+	out := make([]string, len(got))
+	for i, g := range got {
+		out[i], _, _ = strings.Cut(g, " ")
+	}
+	return out
 }
 
 func TestReadOnlyRefusesEveryMutation(t *testing.T) {

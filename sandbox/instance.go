@@ -125,7 +125,7 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 		return nil, err
 	}
 	in := &instance{}
-	opts := rootfs.Options{ReadOnly: key.mode == ReadOnly, MaxOpen: h.cfg.MaxOpen, Quota: h.quota(key.ws)}
+	opts := rootfs.Options{ReadOnly: key.mode == ReadOnly, GitWrite: key.mode == GitWrite, MaxOpen: h.cfg.MaxOpen, Quota: h.quota(key.ws)}
 	if len(h.cfg.Protected) > 0 {
 		opts.Protected = h.cfg.Protected
 	}

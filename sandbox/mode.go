@@ -10,8 +10,13 @@ const (
 	// ReadOnly mounts the workspace read-only: every mutation fails.
 	ReadOnly Mode = "read-only"
 	// WorkspaceWrite mounts the workspace read-write except protected
-	// paths (.git/config, .git/hooks/**, ...). It is the default.
+	// paths (every .git, .ptc, .mcp.json, ...). It is the default.
 	WorkspaceWrite Mode = "workspace-write"
+	// GitWrite is WorkspaceWrite with the top-level .git writable for
+	// git's own writes (add, commit, checkout, stash), except the files
+	// that decide what git runs (rootfs.GitWriteKept). Still confined,
+	// still no network.
+	GitWrite Mode = "git-write"
 	// DangerFullAccess lets the bash tool run commands with the host's
 	// /bin/bash in the workspace: no confinement at all.
 	DangerFullAccess Mode = "danger-full-access"
@@ -26,20 +31,22 @@ func (m Mode) rank() int {
 		return 0
 	case WorkspaceWrite:
 		return 1
-	case DangerFullAccess:
+	case GitWrite:
 		return 2
+	case DangerFullAccess:
+		return 3
 	}
 	return -1
 }
 
-// ParseMode accepts the three mode names ("" means DefaultMode).
+// ParseMode accepts the mode names ("" means DefaultMode).
 func ParseMode(s string) (Mode, error) {
 	if s == "" {
 		return DefaultMode, nil
 	}
 	m := Mode(s)
 	if m.rank() < 0 {
-		return "", fmt.Errorf("unknown sandbox mode %q: use read-only, workspace-write or danger-full-access", s)
+		return "", fmt.Errorf("unknown sandbox mode %q: use read-only, workspace-write, git-write or danger-full-access", s)
 	}
 	return m, nil
 }

@@ -90,6 +90,7 @@ func (h *Host) call(ctx context.Context, in *instance, key poolKey, req proto.Re
 	if err != nil {
 		return Outcome{}, fmt.Errorf("sandbox: encoding the request: %w", err)
 	}
+	in.fs.Invalidate() // a persistent shell's cache may be stale by now
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := newOutput(h.cfg.OutputLimit, func() { cancel(errOutputLimit) })

@@ -16,6 +16,7 @@ type file struct {
 	fs         *FS
 	f          *os.File
 	isDir      bool
+	size       int64 // the file's size as this handle last saw it (quota)
 	append     bool
 	hostAppend bool
 	closed     bool
@@ -85,11 +86,11 @@ func (h *file) Stat() (sys.Stat_t, experimentalsys.Errno) {
 	if h.closed {
 		return sys.Stat_t{}, experimentalsys.EBADF
 	}
-	info, err := h.f.Stat()
-	if err != nil {
-		return sys.Stat_t{}, errno(err)
+	var st unix.Stat_t
+	if e := h.control(func(fd int) error { return unix.Fstat(fd, &st) }); e != 0 {
+		return sys.Stat_t{}, e
 	}
-	return sys.NewStat_t(info), 0
+	return statOf(&st), 0
 }
 
 func (h *file) Read(buf []byte) (int, experimentalsys.Errno) {
@@ -100,7 +101,7 @@ func (h *file) Read(buf []byte) (int, experimentalsys.Errno) {
 	if err == io.EOF {
 		err = nil
 	}
-	return n, errno(err)
+	return n, errnoOf(err)
 }
 
 func (h *file) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
@@ -111,7 +112,7 @@ func (h *file) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
 	if err == io.EOF {
 		err = nil
 	}
-	return n, errno(err)
+	return n, errnoOf(err)
 }
 
 // Seek also rewinds directories: os.File drops its directory cursor on
@@ -121,54 +122,77 @@ func (h *file) Seek(offset fileOffset, whence int) (int64, experimentalsys.Errno
 	if err == nil && h.isDir {
 		h.dir.reset()
 	}
-	return n, errno(err)
+	return n, errnoOf(err)
 }
 
 func (h *file) Write(buf []byte) (int, experimentalsys.Errno) {
 	if h.isDir {
 		return 0, experimentalsys.EBADF
 	}
-	if !h.fs.opts.Quota.charge(int64(len(buf))) {
-		return 0, experimentalsys.EIO
+	off := h.size
+	if !h.hostAppend && h.fs.opts.Quota != nil {
+		cur, err := h.f.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, errnoOf(err)
+		}
+		off = cur
 	}
-	n, err := h.f.Write(buf)
-	h.fs.opts.Quota.refund(int64(len(buf) - n))
-	return n, errno(err)
+	return h.charged(off, len(buf), func() (int, error) { return h.f.Write(buf) })
 }
 
 func (h *file) Pwrite(buf []byte, off int64) (int, experimentalsys.Errno) {
 	if h.isDir {
 		return 0, experimentalsys.EBADF
 	}
-	if !h.fs.opts.Quota.charge(int64(len(buf))) {
-		return 0, experimentalsys.EIO
-	}
-	n, err := h.f.WriteAt(buf, off)
-	h.fs.opts.Quota.refund(int64(len(buf) - n))
-	return n, errno(err)
+	return h.charged(off, len(buf), func() (int, error) { return h.f.WriteAt(buf, off) })
 }
 
-// Truncate charges growth of the file against the quota.
+// charged runs a write of n bytes at off under the quota: the growth of
+// the file it may cause is reserved first (the whole write fails, writing
+// nothing, when it does not fit) and what was not used is given back.
+// Overwriting bytes the file already has costs nothing. The size is the
+// one this file last saw; a concurrent writer elsewhere can make the
+// count approximate, never unbounded.
+func (h *file) charged(off int64, n int, write func() (int, error)) (int, experimentalsys.Errno) {
+	grow := max(0, off+int64(n)-h.size)
+	if !h.fs.opts.Quota.charge(grow) {
+		h.fs.quotaHit.Store(true)
+		return 0, experimentalsys.EIO
+	}
+	done, err := write()
+	end := off + int64(done)
+	h.fs.opts.Quota.refund(grow - max(0, end-h.size))
+	h.size = max(h.size, end)
+	return done, errnoOf(err)
+}
+
+// Truncate charges growth of the file against the quota and gives a
+// shrink back.
 func (h *file) Truncate(size int64) experimentalsys.Errno {
 	if h.isDir {
 		return experimentalsys.EBADF
 	}
 	info, err := h.f.Stat()
 	if err != nil {
-		return errno(err)
+		return errnoOf(err)
 	}
 	grow := size - info.Size()
 	if !h.fs.opts.Quota.charge(grow) {
+		h.fs.quotaHit.Store(true)
 		return experimentalsys.EIO
 	}
 	if err := h.f.Truncate(size); err != nil {
 		h.fs.opts.Quota.refund(grow)
-		return errno(err)
+		return errnoOf(err)
 	}
+	if grow < 0 {
+		h.fs.opts.Quota.refund(-grow)
+	}
+	h.size = size
 	return 0
 }
 
-func (h *file) Sync() experimentalsys.Errno { return errno(h.f.Sync()) }
+func (h *file) Sync() experimentalsys.Errno { return errnoOf(h.f.Sync()) }
 
 func (h *file) Datasync() experimentalsys.Errno { return h.Sync() }
 
@@ -179,14 +203,14 @@ func (h *file) Utimens(atim, mtim int64) experimentalsys.Errno {
 	ts := []unix.Timespec{toTimespec(atim), toTimespec(mtim)}
 	rc, err := h.f.SyscallConn()
 	if err != nil {
-		return errno(err)
+		return errnoOf(err)
 	}
 	var uerr unix.Errno
 	if err := rc.Control(func(fd uintptr) {
 		// futimens(fd, ts): utimensat with a NULL path acts on fd itself.
 		_, _, uerr = unix.Syscall6(unix.SYS_UTIMENSAT, fd, 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
 	}); err != nil {
-		return errno(err)
+		return errnoOf(err)
 	}
 	if uerr != 0 {
 		return experimentalsys.UnwrapOSError(uerr)
@@ -207,5 +231,5 @@ func (h *file) Close() experimentalsys.Errno {
 	}
 	h.closed = true
 	h.fs.open.Add(-1)
-	return errno(h.f.Close())
+	return errnoOf(h.f.Close())
 }

@@ -1,16 +1,18 @@
 package rootfs
 
 import (
-	"errors"
+	"bytes"
 	"io/fs"
 	"os"
-	"strings"
+	"path"
+	"path/filepath"
+	"strconv"
+	"sync"
 	"sync/atomic"
-	"syscall"
-	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/sys"
+	"golang.org/x/sys/unix"
 )
 
 // DefaultMaxOpen is the per-FS cap on open files when Options.MaxOpen is 0.
@@ -20,33 +22,45 @@ const DefaultMaxOpen = 256
 type Options struct {
 	// ReadOnly refuses every mutation with EROFS.
 	ReadOnly bool
-	// Protected lists root-relative paths that refuse mutation ("p" or
-	// "p/**"). nil means DefaultProtected; an empty non-nil slice
-	// protects nothing.
+	// Protected lists what refuses mutation (see protector for the three
+	// pattern kinds: a bare name anywhere, "p", "p/**"). nil means
+	// DefaultProtected; an empty non-nil slice protects nothing.
 	Protected []string
+	// GitWrite makes the top-level .git writable except GitWriteKept
+	// (the git-write sandbox mode).
+	GitWrite bool
 	// MaxOpen caps files open at once; beyond it opens fail with EAGAIN
 	// (wazero's errno set has no EMFILE). 0 means DefaultMaxOpen.
 	MaxOpen int
-	// Quota, when set, bounds the bytes written through this FS.
+	// Quota, when set, bounds the net bytes the files of this FS may grow.
 	Quota *Quota
 }
+
+// devIno identifies a directory.
+type devIno struct{ dev, ino uint64 }
 
 // FS is a wazero filesystem confined to one directory. Use one FS per
 // guest instance: the open-file cap is counted per FS.
 type FS struct {
 	experimentalsys.UnimplementedFS
-	root *os.Root
-	opts Options
-	prot protector
-	open atomic.Int64
+	dir      string
+	rootFD   int
+	opts     Options
+	prot     protector
+	ids      map[devIno]bool // protected directories, by identity
+	open     atomic.Int64
+	quotaHit atomic.Bool
+
+	mu    sync.Mutex // held by every path operation; guards cache
+	cache dirCache
 }
 
 // New opens dir as the root of a new FS. Close releases the root handle;
 // files opened through the FS hold their own descriptors.
 func New(dir string, opts Options) (*FS, error) {
-	root, err := os.OpenRoot(dir)
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
 	}
 	if opts.Protected == nil {
 		opts.Protected = DefaultProtected
@@ -55,32 +69,143 @@ func New(dir string, opts Options) (*FS, error) {
 	if opts.MaxOpen <= 0 {
 		opts.MaxOpen = DefaultMaxOpen
 	}
-	return &FS{root: root, opts: opts, prot: newProtector(opts.Protected)}, nil
+	f := &FS{dir: dir, rootFD: fd, opts: opts, prot: newProtector(opts.Protected, opts.GitWrite), ids: map[devIno]bool{}}
+	f.mu.Lock()
+	f.findProtectedDirs()
+	f.mu.Unlock()
+	return f, nil
 }
 
-// Close releases the root directory handle.
-func (f *FS) Close() error { return f.root.Close() }
+// findProtectedDirs records the identity of every top-level directory a
+// protected name matches, and of the directory a top-level gitdir file
+// (".git" holding "gitdir: <path>") points to when that lies inside the
+// root; the latter also becomes a protected tree by path.
+func (f *FS) findProtectedDirs() {
+	for name := range f.prot.names {
+		var st unix.Stat_t
+		if unix.Fstatat(f.rootFD, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			f.ids[devIno{st.Dev, st.Ino}] = true
+		}
+	}
+	if !f.prot.names[".git"] {
+		return
+	}
+	target := gitdirTarget(f.rootFD)
+	if target == "" {
+		return
+	}
+	if filepath.IsAbs(target) {
+		real, err := filepath.EvalSymlinks(f.dir)
+		rel, rerr := filepath.Rel(real, target)
+		if err != nil || rerr != nil {
+			return
+		}
+		target = filepath.ToSlash(rel)
+	}
+	p, e := clean(target)
+	if e != 0 || p == "." {
+		return
+	}
+	l, e := f.locate(p)
+	if e != 0 {
+		return
+	}
+	defer f.release(l)
+	var st unix.Stat_t
+	if unix.Fstatat(l.fd, l.name, &st, 0) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		f.ids[devIno{st.Dev, st.Ino}] = true
+		f.prot.trees = append(f.prot.trees, l.path())
+	}
+}
+
+// gitdirTarget reads a top-level ".git" regular file and returns the path
+// after "gitdir: " ("" when there is none).
+func gitdirTarget(rootFD int) string {
+	fd, err := unix.Openat(rootFD, ".git", unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return ""
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return ""
+	}
+	buf := make([]byte, 4096)
+	n, _ := unix.Read(fd, buf)
+	if n <= 0 {
+		return ""
+	}
+	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("gitdir:"))
+	if !ok {
+		return ""
+	}
+	return string(bytes.TrimSpace(rest))
+}
+
+func (f *FS) hasIDs() bool { return len(f.ids) > 0 }
+
+func (f *FS) protectedDir(fd int) bool {
+	var st unix.Stat_t
+	return unix.Fstat(fd, &st) == nil && f.ids[devIno{st.Dev, st.Ino}]
+}
+
+// Close releases the root directory handle and the cached directories.
+func (f *FS) Close() error {
+	f.Invalidate()
+	return unix.Close(f.rootFD)
+}
+
+// Invalidate forgets the cached directories (see dirCache). Call it when
+// something other than this FS may have renamed or removed directories:
+// between commands, and after a host program ran.
+func (f *FS) Invalidate() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cache.drop(0)
+}
 
 // Dir is the host directory the FS is confined to.
-func (f *FS) Dir() string { return f.root.Name() }
+func (f *FS) Dir() string { return f.dir }
 
 // OpenFiles reports how many files are open through f right now.
 func (f *FS) OpenFiles() int { return int(f.open.Load()) }
 
-// errno maps an error from os.Root to a wazero errno; os.Root's "path
-// escapes from parent" becomes EPERM.
-func errno(err error) experimentalsys.Errno {
+// QuotaHit reports whether a write through f was refused by the quota,
+// so the caller can say why the command's writes failed.
+func (f *FS) QuotaHit() bool { return f.quotaHit.Load() }
+
+// errnoOf maps a host error to a wazero errno. ENXIO (opening a FIFO
+// with no reader, or a socket) becomes EACCES: such files are refused.
+func errnoOf(err error) experimentalsys.Errno {
 	if err == nil {
 		return 0
 	}
-	if strings.Contains(err.Error(), "escapes from parent") {
-		return experimentalsys.EPERM
-	}
-	var pe *os.PathError
-	if errors.As(err, &pe) && errors.Is(pe.Err, syscall.ENXIO) {
+	if err == unix.ENXIO {
 		return experimentalsys.EACCES
 	}
 	return experimentalsys.UnwrapOSError(err)
+}
+
+// deny refuses a mutation of the location: EROFS in read-only mode,
+// EACCES when it is protected (by path or by a protected directory passed
+// on the way).
+func (f *FS) deny(l loc, moving bool) experimentalsys.Errno {
+	if f.opts.ReadOnly {
+		return experimentalsys.EROFS
+	}
+	if l.marked || f.prot.protects(l.path(), moving) {
+		return experimentalsys.EACCES
+	}
+	return 0
+}
+
+// at names the last component for *at calls ("." for the root itself).
+func (l loc) at() string {
+	if l.name == "" {
+		return "."
+	}
+	return l.name
 }
 
 const writeFlags = experimentalsys.O_WRONLY | experimentalsys.O_RDWR |
@@ -94,57 +219,104 @@ func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (e
 		return nil, e
 	}
 	writable := flag&writeFlags != 0
-	if writable {
-		if e := f.checkWrite(p, flag&experimentalsys.O_NOFOLLOW == 0); e != 0 {
-			return nil, e
-		}
+	if writable && f.opts.ReadOnly {
+		return nil, experimentalsys.EROFS
 	}
 	if f.open.Add(1) > int64(f.opts.MaxOpen) {
 		f.open.Add(-1)
 		return nil, experimentalsys.EAGAIN
 	}
-	hf, err := f.root.OpenFile(p, toOSFlag(flag)|syscall.O_NONBLOCK, perm)
-	if err != nil {
+	f.mu.Lock()
+	fd, old, e := f.openFollowing(p, flag, perm)
+	f.mu.Unlock()
+	if e != 0 {
 		f.open.Add(-1)
-		return nil, errno(err)
+		return nil, e
 	}
-	info, err := hf.Stat()
-	if err != nil || !(info.Mode().IsRegular() || info.IsDir()) {
-		_ = hf.Close()
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || !(isReg(st.Mode) || isDir(st.Mode)) {
+		_ = unix.Close(fd)
 		f.open.Add(-1)
 		return nil, experimentalsys.EACCES
 	}
-	if info.IsDir() && writable && flag&(experimentalsys.O_WRONLY|experimentalsys.O_RDWR) != 0 {
-		_ = hf.Close()
+	if isDir(st.Mode) && flag&(experimentalsys.O_WRONLY|experimentalsys.O_RDWR) != 0 {
+		_ = unix.Close(fd)
 		f.open.Add(-1)
 		return nil, experimentalsys.EISDIR
 	}
-	return &file{fs: f, f: hf, isDir: info.IsDir(), append: flag&experimentalsys.O_APPEND != 0,
-		hostAppend: flag&experimentalsys.O_APPEND != 0}, 0
+	f.opts.Quota.refund(old)
+	appendMode := flag&experimentalsys.O_APPEND != 0
+	return &file{fs: f, f: os.NewFile(uintptr(fd), p), isDir: isDir(st.Mode), size: st.Size,
+		append: appendMode, hostAppend: appendMode}, 0
 }
 
-func toOSFlag(flag experimentalsys.Oflag) int {
+// openFollowing opens p, following a final symlink unless O_NOFOLLOW was
+// asked for. The open itself never follows (O_NOFOLLOW on the host): a
+// link is read and resolved by the walk, and the policy is checked on
+// every location reached. old is the size a truncating open freed.
+func (f *FS) openFollowing(p string, flag experimentalsys.Oflag, perm fs.FileMode) (fd int, old int64, e experimentalsys.Errno) {
+	writable := flag&writeFlags != 0
+	hops := 0
+	l, e := f.locate(p)
+	for e == 0 {
+		if writable {
+			if e = f.deny(l, false); e != 0 {
+				f.release(l)
+				return -1, 0, e
+			}
+		}
+		if flag&experimentalsys.O_TRUNC != 0 {
+			old = f.sizeFreed(l)
+		}
+		var err error
+		fd, err = unix.Openat(l.fd, l.at(), toUnixFlags(flag)|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, uint32(perm.Perm()))
+		if err == unix.ELOOP && flag&experimentalsys.O_NOFOLLOW == 0 && l.name != "" {
+			l, e = f.follow(l, &hops)
+			continue
+		}
+		f.release(l)
+		if err != nil {
+			return -1, 0, errnoOf(err)
+		}
+		return fd, old, 0
+	}
+	return -1, 0, e
+}
+
+// sizeFreed is what removing or truncating the file at l gives back to
+// the quota: its size when it is a regular file with no other link.
+func (f *FS) sizeFreed(l loc) int64 {
+	if f.opts.Quota == nil {
+		return 0
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(l.fd, l.at(), &st, unix.AT_SYMLINK_NOFOLLOW) != nil || !isReg(st.Mode) || st.Nlink != 1 {
+		return 0
+	}
+	return st.Size
+}
+
+func toUnixFlags(flag experimentalsys.Oflag) int {
 	var out int
 	switch {
 	case flag&experimentalsys.O_RDWR != 0:
-		out = os.O_RDWR
+		out = unix.O_RDWR
 	case flag&experimentalsys.O_WRONLY != 0:
-		out = os.O_WRONLY
+		out = unix.O_WRONLY
 	default:
-		out = os.O_RDONLY
+		out = unix.O_RDONLY
 	}
 	for _, m := range []struct {
 		from experimentalsys.Oflag
 		to   int
 	}{
-		{experimentalsys.O_APPEND, os.O_APPEND},
-		{experimentalsys.O_CREAT, os.O_CREATE},
-		{experimentalsys.O_EXCL, os.O_EXCL},
-		{experimentalsys.O_TRUNC, os.O_TRUNC},
-		{experimentalsys.O_SYNC, os.O_SYNC},
-		{experimentalsys.O_DIRECTORY, syscall.O_DIRECTORY},
-		{experimentalsys.O_NOFOLLOW, syscall.O_NOFOLLOW},
-		{experimentalsys.O_DSYNC, syscall.O_DSYNC},
+		{experimentalsys.O_APPEND, unix.O_APPEND},
+		{experimentalsys.O_CREAT, unix.O_CREAT},
+		{experimentalsys.O_EXCL, unix.O_EXCL},
+		{experimentalsys.O_TRUNC, unix.O_TRUNC},
+		{experimentalsys.O_SYNC, unix.O_SYNC},
+		{experimentalsys.O_DIRECTORY, unix.O_DIRECTORY},
+		{experimentalsys.O_DSYNC, unix.O_DSYNC},
 	} {
 		if flag&m.from != 0 {
 			out |= m.to
@@ -153,31 +325,37 @@ func toOSFlag(flag experimentalsys.Oflag) int {
 	return out
 }
 
-// Lstat implements experimentalsys.FS.
-func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
+// stat stats p, following a final symlink when follow is set.
+func (f *FS) stat(p string, follow bool) (sys.Stat_t, experimentalsys.Errno) {
 	p, e := clean(p)
 	if e != 0 {
 		return sys.Stat_t{}, e
 	}
-	info, err := f.root.Lstat(p)
-	if err != nil {
-		return sys.Stat_t{}, errno(err)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	hops := 0
+	l, e := f.locate(p)
+	for e == 0 {
+		var st unix.Stat_t
+		err := unix.Fstatat(l.fd, l.at(), &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == nil && follow && isLink(st.Mode) {
+			l, e = f.follow(l, &hops)
+			continue
+		}
+		f.release(l)
+		if err != nil {
+			return sys.Stat_t{}, errnoOf(err)
+		}
+		return statOf(&st), 0
 	}
-	return sys.NewStat_t(info), 0
+	return sys.Stat_t{}, e
 }
 
+// Lstat implements experimentalsys.FS.
+func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) { return f.stat(p, false) }
+
 // Stat implements experimentalsys.FS.
-func (f *FS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {
-	p, e := clean(p)
-	if e != 0 {
-		return sys.Stat_t{}, e
-	}
-	info, err := f.root.Stat(p)
-	if err != nil {
-		return sys.Stat_t{}, errno(err)
-	}
-	return sys.NewStat_t(info), 0
-}
+func (f *FS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) { return f.stat(p, true) }
 
 // Readlink implements experimentalsys.FS.
 func (f *FS) Readlink(p string) (string, experimentalsys.Errno) {
@@ -185,121 +363,244 @@ func (f *FS) Readlink(p string) (string, experimentalsys.Errno) {
 	if e != 0 {
 		return "", e
 	}
-	s, err := f.root.Readlink(p)
-	return s, errno(err)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l, e := f.locate(p)
+	if e != 0 {
+		return "", e
+	}
+	defer f.release(l)
+	buf := make([]byte, 4096)
+	n, err := unix.Readlinkat(l.fd, l.at(), buf)
+	if err != nil {
+		return "", errnoOf(err)
+	}
+	return string(buf[:n]), 0
 }
 
-// mutate cleans p, applies the write policy and runs op.
-func (f *FS) mutate(p string, followLast bool, op func(string) error) experimentalsys.Errno {
+// keepLoc gives l a descriptor of its own, so that a second locate
+// (which may replace the cached directory l borrows) leaves it usable.
+// done closes what keepLoc opened; l's owner still releases l.
+func (f *FS) keepLoc(l loc) (kept loc, done func(), err error) {
+	if l.own {
+		return l, func() {}, nil
+	}
+	fd, err := unix.FcntlInt(uintptr(l.fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return l, func() {}, err
+	}
+	l.fd = fd
+	return l, func() { _ = unix.Close(fd) }, nil
+}
+
+// mutate cleans p, resolves its parent, applies the write policy and runs
+// op on (parent descriptor, last name). The last component is never
+// followed: op must use a non-following *at call.
+func (f *FS) mutate(p string, moving bool, op func(l loc) error) experimentalsys.Errno {
+	if f.opts.ReadOnly {
+		return experimentalsys.EROFS
+	}
 	p, e := clean(p)
 	if e != 0 {
 		return e
 	}
-	if e := f.checkWrite(p, followLast); e != 0 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l, e := f.locate(p)
+	if e != 0 {
 		return e
 	}
-	return errno(op(p))
+	defer f.release(l)
+	if e := f.deny(l, moving); e != 0 {
+		return e
+	}
+	return errnoOf(op(l))
 }
 
 // Mkdir implements experimentalsys.FS.
 func (f *FS) Mkdir(p string, perm fs.FileMode) experimentalsys.Errno {
-	return f.mutate(p, false, func(p string) error { return f.root.Mkdir(p, perm) })
-}
-
-// Chmod implements experimentalsys.FS.
-func (f *FS) Chmod(p string, perm fs.FileMode) experimentalsys.Errno {
-	return f.mutate(p, true, func(p string) error { return f.root.Chmod(p, perm) })
+	return f.mutate(p, false, func(l loc) error { return unix.Mkdirat(l.fd, l.at(), uint32(perm.Perm())) })
 }
 
 // Rmdir implements experimentalsys.FS.
 func (f *FS) Rmdir(p string) experimentalsys.Errno {
-	return f.mutate(p, false, func(p string) error {
-		info, err := f.root.Lstat(p)
-		if err != nil {
+	return f.mutate(p, true, func(l loc) error {
+		if err := unix.Unlinkat(l.fd, l.at(), unix.AT_REMOVEDIR); err != nil {
 			return err
 		}
-		if !info.IsDir() {
-			return &os.PathError{Op: "rmdir", Path: p, Err: syscall.ENOTDIR}
-		}
-		return f.root.Remove(p)
+		f.cache.invalidate(l.path())
+		return nil
 	})
 }
 
 // Unlink implements experimentalsys.FS.
 func (f *FS) Unlink(p string) experimentalsys.Errno {
-	return f.mutate(p, false, func(p string) error {
-		info, err := f.root.Lstat(p)
-		if err != nil {
+	return f.mutate(p, true, func(l loc) error {
+		var st unix.Stat_t
+		if err := unix.Fstatat(l.fd, l.at(), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			return err
 		}
-		if info.IsDir() {
-			return &os.PathError{Op: "unlink", Path: p, Err: syscall.EISDIR}
+		if isDir(st.Mode) {
+			return unix.EISDIR
 		}
-		return f.root.Remove(p)
+		freed := f.sizeFreed(l)
+		if err := unix.Unlinkat(l.fd, l.at(), 0); err != nil {
+			return err
+		}
+		f.opts.Quota.refund(freed)
+		return nil
 	})
 }
 
 // Rename implements experimentalsys.FS; both ends must be writable.
 func (f *FS) Rename(from, to string) experimentalsys.Errno {
-	to, e := clean(to)
-	if e != 0 {
-		return e
-	}
-	if e := f.checkWrite(to, false); e != 0 {
-		return e
-	}
-	return f.mutate(from, false, func(from string) error { return f.root.Rename(from, to) })
+	return f.mutatePair(from, to, true, func(lf, lt loc) error {
+		freed := f.sizeFreed(lt)
+		if err := unix.Renameat(lf.fd, lf.at(), lt.fd, lt.at()); err != nil {
+			return err
+		}
+		f.cache.invalidate(lf.path())
+		f.cache.invalidate(lt.path())
+		f.opts.Quota.refund(freed)
+		return nil
+	})
 }
 
 // Link implements experimentalsys.FS. Linking a protected file elsewhere
 // would let it be written through the new name, so the source is checked
 // like a write too.
 func (f *FS) Link(oldPath, newPath string) experimentalsys.Errno {
-	newPath, e := clean(newPath)
+	return f.mutatePair(oldPath, newPath, false, func(lo, ln loc) error {
+		// A hard link to a symlink copies its target: refuse escaping ones.
+		if t, isLink, e := f.readLink(lo.fd, lo.at()); e != 0 || isLink && escapingTarget(t, ln.path()) {
+			return os.ErrPermission
+		}
+		return unix.Linkat(lo.fd, lo.at(), ln.fd, ln.at(), 0)
+	})
+}
+
+// mutatePair is mutate for operations on two paths (rename, link): both
+// are resolved and checked, then op acts on the two locations.
+func (f *FS) mutatePair(first, second string, moving bool, op func(a, b loc) error) experimentalsys.Errno {
+	second, e := clean(second)
 	if e != 0 {
 		return e
 	}
-	if e := f.checkWrite(newPath, false); e != 0 {
-		return e
-	}
-	return f.mutate(oldPath, false, func(oldPath string) error {
-		// A hard link to a symlink copies its target: refuse escaping ones.
-		if info, err := f.root.Lstat(oldPath); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-			if t, err := f.root.Readlink(oldPath); err != nil || escapingTarget(t, newPath) {
-				return os.ErrPermission
-			}
+	return f.mutate(first, moving, func(a loc) error {
+		a, done, err := f.keepLoc(a)
+		if err != nil {
+			return err
 		}
-		return f.root.Link(oldPath, newPath)
+		defer done()
+		b, e := f.locate(second)
+		if e != 0 {
+			return e
+		}
+		defer f.release(b)
+		if e := f.deny(b, moving); e != 0 {
+			return e
+		}
+		return op(a, b)
 	})
 }
 
 // Symlink implements experimentalsys.FS. A target that is absolute or
-// leaves the root is refused with EPERM even though os.Root would not
-// follow it: host tools run later by the user would.
+// leaves the root is refused with EPERM even though the FS would not
+// follow it: host tools run later by the user would. So is a target that
+// names a protected path.
 func (f *FS) Symlink(target, linkName string) experimentalsys.Errno {
-	return f.mutate(linkName, false, func(p string) error {
-		if escapingTarget(target, p) {
+	return f.mutate(linkName, false, func(l loc) error {
+		if escapingTarget(target, l.path()) {
 			return os.ErrPermission
 		}
-		if !f.prot.empty() {
-			if real, e := f.resolve(p+"/../"+target, true); e != 0 || f.prot.covers(real) {
-				return os.ErrPermission
-			}
+		if !f.prot.empty() && f.prot.protects(path.Join(l.rel, target), false) {
+			return os.ErrPermission
 		}
-		return f.root.Symlink(target, p)
+		return unix.Symlinkat(target, l.fd, l.at())
 	})
 }
 
-// Utimens implements experimentalsys.FS. UTIME_OMIT leaves a time as is.
+// Chmod implements experimentalsys.FS; a final symlink is followed.
+func (f *FS) Chmod(p string, perm fs.FileMode) experimentalsys.Errno {
+	return f.mutateFollowing(p, func(l loc, fd int) error {
+		err := unix.Fchmodat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(fd), uint32(perm&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)), 0)
+		if err == unix.ENOENT { // no /proc: open the file itself
+			rfd, oerr := unix.Openat(l.fd, l.at(), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+			if oerr != nil {
+				return oerr
+			}
+			defer unix.Close(rfd)
+			return unix.Fchmod(rfd, uint32(perm.Perm()))
+		}
+		return err
+	})
+}
+
+// Utimens implements experimentalsys.FS; a final symlink is followed.
+// UTIME_OMIT leaves a time as is.
 func (f *FS) Utimens(p string, atim, mtim int64) experimentalsys.Errno {
-	return f.mutate(p, true, func(p string) error {
-		return f.root.Chtimes(p, toTime(atim), toTime(mtim))
+	return f.mutateFollowing(p, func(l loc, _ int) error {
+		ts := []unix.Timespec{toTimespec(atim), toTimespec(mtim)}
+		return unix.UtimesNanoAt(l.fd, l.at(), ts, unix.AT_SYMLINK_NOFOLLOW)
 	})
 }
 
-func toTime(ns int64) time.Time {
-	if ns == experimentalsys.UTIME_OMIT {
-		return time.Time{}
+// mutateFollowing is mutate for operations that act on what a final
+// symlink points to: the location is opened O_PATH without following, a
+// link is resolved by the walk, and op gets the opened non-link.
+func (f *FS) mutateFollowing(p string, op func(l loc, fd int) error) experimentalsys.Errno {
+	if f.opts.ReadOnly {
+		return experimentalsys.EROFS
 	}
-	return time.Unix(0, ns)
+	p, e := clean(p)
+	if e != 0 {
+		return e
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	hops := 0
+	l, e := f.locate(p)
+	for e == 0 {
+		if e = f.deny(l, false); e != 0 {
+			f.release(l)
+			return e
+		}
+		fd, err := unix.Openat(l.fd, l.at(), unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			f.release(l)
+			return errnoOf(err)
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err == nil && isLink(st.Mode) {
+			_ = unix.Close(fd)
+			l, e = f.follow(l, &hops)
+			continue
+		}
+		err = op(l, fd)
+		_ = unix.Close(fd)
+		f.release(l)
+		return errnoOf(err)
+	}
+	return e
+}
+
+func isReg(m uint32) bool  { return m&unix.S_IFMT == unix.S_IFREG }
+func isDir(m uint32) bool  { return m&unix.S_IFMT == unix.S_IFDIR }
+func isLink(m uint32) bool { return m&unix.S_IFMT == unix.S_IFLNK }
+
+// statOf converts a host stat to wazero's.
+func statOf(st *unix.Stat_t) sys.Stat_t {
+	mode := fs.FileMode(st.Mode & 0o777)
+	mode |= statMode(st.Mode)
+	if st.Mode&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if st.Mode&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if st.Mode&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return sys.Stat_t{Dev: st.Dev, Ino: st.Ino, Mode: mode, Nlink: st.Nlink, Size: st.Size,
+		Atim: unix.TimespecToNsec(st.Atim), Mtim: unix.TimespecToNsec(st.Mtim), Ctim: unix.TimespecToNsec(st.Ctim)}
 }

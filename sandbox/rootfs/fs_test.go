@@ -4,6 +4,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
@@ -188,7 +190,15 @@ func TestProtectedPathsRefuseMutation(t *testing.T) {
 		{"nothing can be renamed onto .git/config", func(f *FS) experimentalsys.Errno { return f.Rename("a.txt", ".git/config") }, experimentalsys.EACCES},
 		{".git itself cannot be renamed (it holds protected paths)", func(f *FS) experimentalsys.Errno { return f.Rename(".git", "g") }, experimentalsys.EACCES},
 		{"a subdirectory of hooks cannot be made", func(f *FS) experimentalsys.Errno { return f.Mkdir(".git/hooks/x", 0o755) }, experimentalsys.EACCES},
-		{"other .git files stay writable", func(f *FS) experimentalsys.Errno { return open(f, ".git/HEAD", wronly) }, 0},
+		{"every other .git file refuses writing too", func(f *FS) experimentalsys.Errno { return open(f, ".git/HEAD", wronly) }, experimentalsys.EACCES},
+		{"a nested .git cannot be created", func(f *FS) experimentalsys.Errno { return f.Mkdir("d/.git", 0o755) }, experimentalsys.EACCES},
+		{"a gitdir file cannot be created", func(f *FS) experimentalsys.Errno { return open(f, "d/.git", create) }, experimentalsys.EACCES},
+		{"nothing can be renamed to .git", func(f *FS) experimentalsys.Errno { return f.Rename("a.txt", "d/.git") }, experimentalsys.EACCES},
+		{"a symlink cannot be named .git", func(f *FS) experimentalsys.Errno { return f.Symlink("d", "d/.git") }, experimentalsys.EACCES},
+		{"a hard link cannot be named .git", func(f *FS) experimentalsys.Errno { return f.Link("a.txt", "d/.git") }, experimentalsys.EACCES},
+		{"ptc's project directory cannot be created", func(f *FS) experimentalsys.Errno { return f.Mkdir(".ptc", 0o755) }, experimentalsys.EACCES},
+		{"a project MCP file cannot be created", func(f *FS) experimentalsys.Errno { return open(f, ".mcp.json", create) }, experimentalsys.EACCES},
+		{"a directory holding a nested .git can still be renamed", func(f *FS) experimentalsys.Errno { return f.Rename("d", "d2") }, 0},
 		{"ordinary files stay writable", func(f *FS) experimentalsys.Errno { return open(f, "a.txt", wronly) }, 0},
 	}
 	custom := []op{
@@ -299,14 +309,29 @@ func TestQuotaBoundsBytesWrittenAcrossFileSystems(t *testing.T) {
 			defer h.Close()
 			return h.Truncate(64)
 		}, experimentalsys.EIO, 10},
-		{"shrinking is free", func() experimentalsys.Errno {
+		{"shrinking gives the bytes back", func() experimentalsys.Errno {
 			h, e := f1.OpenFile("q.txt", wronly, 0)
 			if e != 0 {
 				return e
 			}
 			defer h.Close()
 			return h.Truncate(4)
-		}, 0, 10},
+		}, 0, 4},
+		{"overwriting bytes the file has is free", func() experimentalsys.Errno {
+			h, e := f2.OpenFile("q.txt", experimentalsys.O_RDWR, 0)
+			if e != 0 {
+				return e
+			}
+			defer h.Close()
+			_, e = h.Write([]byte("wxyz"))
+			return e
+		}, 0, 4},
+		{"removing a file gives its bytes back", func() experimentalsys.Errno {
+			if e := write(f1, "r.txt", "123456"); e != 0 {
+				return e
+			}
+			return f1.Unlink("r.txt")
+		}, 0, 4},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
@@ -318,7 +343,7 @@ func TestQuotaBoundsBytesWrittenAcrossFileSystems(t *testing.T) {
 			}
 		})
 	}
-	if b, _ := os.ReadFile(filepath.Join(ws, "q.txt")); string(b) != "1234" {
+	if b, _ := os.ReadFile(filepath.Join(ws, "q.txt")); string(b) != "wxyz" {
 		t.Fatalf("q.txt = %q", b)
 	}
 	if (*Quota)(nil).Used() != 0 || !(*Quota)(nil).charge(1<<40) {
@@ -447,4 +472,188 @@ func TestSetAppendSwitchesTheOpenDescriptor(t *testing.T) {
 		t.Fatalf("a.old = %q", b)
 	}
 	canaryIntact(t, outside)
+}
+
+// listing returns the names in each directory, for before/after checks.
+func listing(t *testing.T, ws string, dirs ...string) string {
+	t.Helper()
+	var out []string
+	for _, d := range dirs {
+		entries, _ := os.ReadDir(filepath.Join(ws, d))
+		for _, e := range entries {
+			out = append(out, d+"/"+e.Name())
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func TestASwapRaceNeverWritesAProtectedPath(t *testing.T) {
+	// Per target: 5 000 rounds of three mutations each against a path
+	// flipping between missing, a real directory and a symlink.
+	const rounds = 5000
+	for _, target := range []string{".git", ".git/hooks", "d/.git"} {
+		t.Run("a directory flipping to a symlink to "+target, func(t *testing.T) {
+			ws, outside := tree(t)
+			must(t, os.MkdirAll(filepath.Join(ws, "d", ".git"), 0o755))
+			must(t, os.WriteFile(filepath.Join(ws, "d", ".git", "config"), []byte("[core]"), 0o644))
+			protectedDirs := []string{".git", ".git/hooks", "d/.git"}
+			before := listing(t, ws, protectedDirs...)
+			f := newFS(t, ws, Options{})
+			x := filepath.Join(ws, "x")
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				for i := 0; i < rounds; i++ {
+					_ = os.Symlink(target, x)
+					_ = os.Remove(x)
+					_ = os.Mkdir(x, 0o755)
+					_ = os.RemoveAll(x)
+				}
+			}()
+			wrote := 0
+			for i := 0; i < rounds; i++ {
+				if h, e := f.OpenFile("x/config", create|experimentalsys.O_TRUNC, 0o644); e == 0 {
+					h.Write([]byte("RACED"))
+					h.Close()
+					wrote++
+				}
+				_ = f.Mkdir("x/hooks", 0o755)
+				// A fresh source each round (the host side never touches x:
+				// a host rename through x would follow the flipped link).
+				must(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("hello"), 0o644))
+				_ = f.Rename("a.txt", "x/pre-commit")
+			}
+			<-done
+			t.Logf("%d writes landed in the real directory", wrote)
+			for _, p := range []string{".git/config", "d/.git/config"} {
+				if b, _ := os.ReadFile(filepath.Join(ws, p)); string(b) != "[core]" {
+					t.Fatalf("%s was written: %q", p, b)
+				}
+			}
+			if after := listing(t, ws, protectedDirs...); after != before {
+				t.Fatalf("protected directories changed:\n%s\n%s", before, after)
+			}
+			canaryIntact(t, outside)
+		})
+	}
+}
+
+func TestAGitdirFileProtectsTheDirectoryItNames(t *testing.T) {
+	ws, _ := tree(t)
+	must(t, os.RemoveAll(filepath.Join(ws, ".git")))
+	must(t, os.MkdirAll(filepath.Join(ws, "store", "hooks"), 0o755))
+	must(t, os.WriteFile(filepath.Join(ws, ".git"), []byte("gitdir: store\n"), 0o644))
+	must(t, os.Symlink("store", filepath.Join(ws, "alias")))
+	f := newFS(t, ws, Options{})
+	tests := []struct {
+		name string
+		do   func() experimentalsys.Errno
+		want experimentalsys.Errno
+	}{
+		{"the gitdir file itself is protected", func() experimentalsys.Errno { return open(f, ".git", wronly) }, experimentalsys.EACCES},
+		{"the directory it names is protected", func() experimentalsys.Errno { return open(f, "store/config", create) }, experimentalsys.EACCES},
+		{"also through a symlink to it", func() experimentalsys.Errno { return open(f, "alias/hooks/post-checkout", create) }, experimentalsys.EACCES},
+		{"and it cannot be renamed away", func() experimentalsys.Errno { return f.Rename("store", "elsewhere") }, experimentalsys.EACCES},
+		{"other files are writable", func() experimentalsys.Errno { return open(f, "a.txt", wronly) }, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.do(); got != tt.want {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestGitWriteOpensOnlyGitsOwnData(t *testing.T) {
+	tests := []struct {
+		path string
+		want experimentalsys.Errno
+	}{
+		{".git/HEAD", 0},
+		{".git/index", 0},
+		{".git/ORIG_HEAD", 0},
+		{".git/config", experimentalsys.EACCES},
+		{".git/hooks/pre-commit", experimentalsys.EACCES},
+		{".git/commondir", experimentalsys.EACCES},
+		{".git/modules/sub/config", experimentalsys.EACCES},
+		{"d/.git", experimentalsys.EACCES},
+		{".ptc", experimentalsys.EACCES},
+	}
+	ws, _ := tree(t)
+	must(t, os.MkdirAll(filepath.Join(ws, ".git", "modules", "sub"), 0o755))
+	f := newFS(t, ws, Options{GitWrite: true})
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			if got := open(f, tt.path, create); got != tt.want {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if e := f.Rename(".git", "g"); e != experimentalsys.EACCES {
+		t.Fatalf("renaming .git itself: got %v", e)
+	}
+}
+
+// deepTree makes a chain of depth directories named "d" under ws and
+// returns the root-relative path of the deepest. It goes by descriptors:
+// the path is longer than PATH_MAX.
+func deepTree(tb testing.TB, ws string, depth int) string {
+	tb.Helper()
+	fd, err := unix.Open(ws, unix.O_PATH|unix.O_DIRECTORY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := 0; i < depth; i++ {
+		if err := unix.Mkdirat(fd, "d", 0o755); err != nil && err != unix.EEXIST {
+			tb.Fatal(err)
+		}
+		next, err := unix.Openat(fd, "d", unix.O_PATH|unix.O_DIRECTORY, 0)
+		unix.Close(fd)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		fd = next
+	}
+	unix.Close(fd)
+	return strings.TrimSuffix(strings.Repeat("d/", depth), "/")
+}
+
+func TestPathsDeeperThanPathMaxResolve(t *testing.T) {
+	ws, _ := tree(t)
+	p := deepTree(t, ws, 5000)
+	f := newFS(t, ws, Options{})
+	h, e := f.OpenFile(p+"/leaf.txt", create, 0o644)
+	if e != 0 {
+		t.Fatalf("create at depth 5000: %v", e)
+	}
+	h.Close()
+	if _, e := f.Stat(p + "/leaf.txt"); e != 0 {
+		t.Fatalf("stat at depth 5000: %v", e)
+	}
+	if e := f.Mkdir(p+"/.git", 0o755); e != experimentalsys.EACCES {
+		t.Fatalf("a .git at depth 5000: got %v, want EACCES", e)
+	}
+}
+
+// BenchmarkStatAtDepth shows the cost of one path op as the path gets
+// deeper: openat2 walks a run of components in one call, so the cost
+// grows slowly, and a walk of a deep tree stays close to linear.
+func BenchmarkStatAtDepth(b *testing.B) {
+	for _, depth := range []int{1, 100, 1000, 4000} {
+		b.Run(strconv.Itoa(depth), func(b *testing.B) {
+			ws := b.TempDir()
+			p := deepTree(b, ws, depth)
+			f, err := New(ws, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			for b.Loop() {
+				if _, e := f.Stat(p); e != 0 {
+					b.Fatal(e)
+				}
+			}
+		})
+	}
 }

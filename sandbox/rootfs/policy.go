@@ -1,7 +1,6 @@
 package rootfs
 
 import (
-	"io/fs"
 	"path"
 	"strings"
 
@@ -9,11 +8,23 @@ import (
 )
 
 // DefaultProtected are the paths that stay read-only in workspace-write
-// mode: writing them gives code execution outside the sandbox the next
-// time the user runs git.
-var DefaultProtected = []string{".git/config", ".git/hooks/**"}
+// mode. Each is a bare name, so it matches that component anywhere in the
+// tree: every .git (directory or gitdir file, top-level or nested), ptc's
+// project directory and the project MCP file. Writing any of them gives
+// code execution outside the sandbox the next time the user runs git or
+// ptc (hooks, core.fsmonitor, commondir, an MCP server command line).
+var DefaultProtected = []string{".git", ".ptc", ".mcp.json"}
 
-// maxHops bounds symlink resolution while checking protected paths.
+// GitWriteKept are the paths under the top-level .git that stay read-only
+// even in git-write mode: the files git reads to decide what to run or
+// where its configuration lives. Everything else there (objects, refs,
+// index, logs, HEAD, stash) is git's own data and writable.
+var GitWriteKept = []string{
+	".git/config", ".git/config.worktree", ".git/commondir", ".git/gitdir",
+	".git/hooks/**", ".git/modules/**", ".git/worktrees/**",
+}
+
+// maxHops bounds the symlinks followed while resolving one path.
 const maxHops = 40
 
 // clean turns a path wazero hands to the FS (relative to the mount, at
@@ -27,37 +38,91 @@ func clean(p string) (string, experimentalsys.Errno) {
 	return p, 0
 }
 
-// protector decides whether a root-relative path is protected. A pattern
-// "p" protects p itself; "p/**" protects p and everything under it.
+// protector decides whether a real root-relative path is protected.
+// Patterns come in three kinds: a bare name ("x", no slash) protects every
+// component named x and everything below it; "p" protects the root-relative
+// path p; "p/**" protects p and everything under it.
 type protector struct {
-	exact []string
-	trees []string
+	names    map[string]bool
+	exact    []string
+	trees    []string
+	gitWrite bool     // the top-level .git is writable except kept
+	kept     []string // GitWriteKept as trees/exact, checked under .git
 }
 
-func newProtector(patterns []string) protector {
-	var pr protector
+func newProtector(patterns []string, gitWrite bool) protector {
+	pr := protector{names: map[string]bool{}, gitWrite: gitWrite}
 	for _, p := range patterns {
-		if t, ok := strings.CutSuffix(p, "/**"); ok {
+		switch t, tree := strings.CutSuffix(p, "/**"); {
+		case tree:
 			pr.trees = append(pr.trees, path.Clean(t))
-		} else {
+		case !strings.Contains(p, "/"):
+			pr.names[p] = true
+		default:
 			pr.exact = append(pr.exact, path.Clean(p))
 		}
 	}
+	pr.kept = GitWriteKept
 	return pr
 }
 
-func (pr protector) empty() bool { return len(pr.exact) == 0 && len(pr.trees) == 0 }
+func (pr *protector) empty() bool {
+	return len(pr.names) == 0 && len(pr.exact) == 0 && len(pr.trees) == 0
+}
 
-// covers reports whether p is protected, or is an ancestor of a protected
-// path (renaming or removing an ancestor would move protection away).
-func (pr protector) covers(p string) bool {
+// protects reports whether p may not be mutated. With moving set (p is
+// removed or renamed away) an ancestor of a root-relative protected path
+// counts too, since moving it would carry the protected path elsewhere; a
+// protected name needs no such rule, it stays protected wherever it goes.
+func (pr *protector) protects(p string, moving bool) bool {
+	if p == "." || p == "" {
+		return false
+	}
+	if len(pr.names) > 0 && pr.namedComponent(p) {
+		return true
+	}
 	for _, e := range pr.exact {
-		if p == e || isUnder(e, p) {
+		if p == e || moving && isUnder(e, p) {
 			return true
 		}
 	}
 	for _, t := range pr.trees {
-		if p == t || isUnder(p, t) || isUnder(t, p) {
+		if p == t || isUnder(p, t) || moving && isUnder(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedComponent reports whether a component of p is a protected name,
+// applying the git-write exemption for what lies under the top-level .git.
+func (pr *protector) namedComponent(p string) bool {
+	first := true
+	rest := p
+	for rest != "" {
+		c, tail, _ := strings.Cut(rest, "/")
+		if pr.names[c] {
+			if !(first && c == ".git" && tail != "" && pr.gitWrite) {
+				return true
+			}
+			if gitKept(p, pr.kept) {
+				return true
+			}
+		}
+		first, rest = false, tail
+	}
+	return false
+}
+
+// gitKept reports whether p (under the top-level .git) matches one of the
+// git-write exceptions.
+func gitKept(p string, kept []string) bool {
+	for _, k := range kept {
+		if t, ok := strings.CutSuffix(k, "/**"); ok {
+			if p == t || isUnder(p, t) {
+				return true
+			}
+		} else if p == k {
 			return true
 		}
 	}
@@ -82,66 +147,4 @@ func escapingTarget(target, linkPath string) bool {
 	}
 	joined := path.Join(path.Dir(linkPath), target)
 	return joined == ".." || strings.HasPrefix(joined, "../")
-}
-
-// resolve follows symlinks in p lexically through the root (each link read
-// with Readlink, never by the host kernel) and returns the real
-// root-relative path. The last component is followed only when followLast
-// is set. It is used for the protected-path check, not for confinement:
-// confinement is os.Root's job.
-func (f *FS) resolve(p string, followLast bool) (string, experimentalsys.Errno) {
-	hops := 0
-	done := "."
-	rest := strings.Split(p, "/")
-	for len(rest) > 0 {
-		name := rest[0]
-		rest = rest[1:]
-		if name == "." || name == "" {
-			continue
-		}
-		next := path.Join(done, name)
-		if next == ".." || strings.HasPrefix(next, "../") {
-			return "", experimentalsys.EPERM
-		}
-		if len(rest) == 0 && !followLast {
-			return next, 0
-		}
-		info, err := f.root.Lstat(next)
-		if err != nil || info.Mode()&fs.ModeSymlink == 0 {
-			// Missing components cannot hide a link; keep them lexical.
-			done = next
-			continue
-		}
-		if hops++; hops > maxHops {
-			return "", experimentalsys.ELOOP
-		}
-		target, err := f.root.Readlink(next)
-		if err != nil || path.IsAbs(target) {
-			return "", experimentalsys.EPERM
-		}
-		rest = append(strings.Split(target, "/"), rest...)
-	}
-	return done, 0
-}
-
-// checkWrite refuses a mutation of p: EROFS in read-only mode, EACCES when
-// p (lexically or through symlinks) is protected.
-func (f *FS) checkWrite(p string, followLast bool) experimentalsys.Errno {
-	if f.opts.ReadOnly {
-		return experimentalsys.EROFS
-	}
-	if f.prot.empty() {
-		return 0
-	}
-	if f.prot.covers(p) {
-		return experimentalsys.EACCES
-	}
-	real, errno := f.resolve(p, followLast)
-	if errno != 0 {
-		return errno
-	}
-	if f.prot.covers(real) {
-		return experimentalsys.EACCES
-	}
-	return 0
 }

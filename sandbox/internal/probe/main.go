@@ -89,6 +89,17 @@ func do(op string, a []string, req proto.Request) (string, int32) {
 			counts[strings.TrimSpace(string(b))]++
 		}
 		return fmt.Sprintf("COUNTS inside=%d canary=%d err=%d", counts["INSIDE"], counts["CANARY"], counts["err"]), 0
+	case "writeloop":
+		n, _ := strconv.Atoi(arg(1))
+		ok, failed := 0, 0
+		for i := 0; i < n; i++ {
+			if os.WriteFile(arg(0), []byte("RACED"), 0o644) == nil {
+				ok++
+			} else {
+				failed++
+			}
+		}
+		return fmt.Sprintf("COUNTS ok=%d err=%d", ok, failed), 0
 	case "readdir":
 		es, err := os.ReadDir(arg(0))
 		if err != nil {
