@@ -41,12 +41,13 @@ type Model struct {
 	// Thinks is true when the model reasons before answering unless told
 	// not to.
 	Thinks bool `json:"thinks,omitempty"`
-	// ReasoningField is the wire field the model's server reads reasoning
-	// back from (ReasoningContent or Reasoning). When set, every
-	// assistant message with tool calls carries it, even empty: DeepSeek's
-	// thinking mode rejects a tool-call turn without it. Empty means the
-	// table does not say; the adapter then uses the field the server
-	// itself streamed, and none if it streamed none.
+	// ReasoningField is the wire field the model's own API reads
+	// reasoning back from (ReasoningContent or Reasoning). When the
+	// adapter has not yet seen which field the server streams, every
+	// assistant message with tool calls carries this one, even empty:
+	// DeepSeek's thinking mode rejects a tool-call turn without it. Empty
+	// means the table does not say: reasoning then goes back only in a
+	// field the server was seen streaming.
 	ReasoningField string `json:"reasoningField,omitempty"`
 	// Price is nil when the cost is unknown (local servers, hosts whose
 	// prices the table does not carry).
@@ -99,7 +100,8 @@ type Table struct {
 
 // Lookup returns the model with this id. Besides the exact id it
 // recognises a provider prefix ("deepseek/deepseek-v4-flash", as
-// OpenRouter names models) and a dated snapshot of a listed model
+// OpenRouter names models; the gateway's reasoning field is its own, so
+// ReasoningField is left empty) and a dated snapshot of a listed model
 // ("gpt-4o-2024-08-06", "…-latest"). Anything else is unknown: the
 // default window, no price, and a Notice saying what to set.
 func (t *Table) Lookup(id string) Model {
@@ -110,7 +112,8 @@ func (t *Table) Lookup(id string) Model {
 	}
 	if i := strings.LastIndexByte(id, '/'); i >= 0 {
 		if m, ok := t.match(id[i+1:]); ok {
-			m.ID = id
+			// A gateway serves it, in its own wire dialect.
+			m.ID, m.ReasoningField = id, ""
 			return m
 		}
 	}

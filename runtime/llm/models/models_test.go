@@ -32,6 +32,8 @@ func TestLookup(t *testing.T) {
 		{name: "the longest listed prefix wins", id: "gpt-4o-mini-2024-07-18", known: true, window: 128000, provider: "openai", wantPriced: true},
 		{name: "an OpenRouter-style provider prefix is stripped", id: "openai/gpt-4o-mini", known: true, window: 128000,
 			provider: "openai", wantPriced: true},
+		{name: "a gateway's DeepSeek model leaves the reasoning field to the gateway", id: "deepseek/deepseek-v4-flash", known: true,
+			window: 1 << 20, provider: "deepseek", wantPriced: true},
 		{name: "a listed id followed by a word is not that model", id: "gpt-4o-audio", window: DefaultContextWindow,
 			noticeHas: "not in ptc's model table"},
 		{name: "an unknown model gets the default window and a notice", id: "my-local-llama", window: DefaultContextWindow,

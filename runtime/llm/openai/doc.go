@@ -25,7 +25,7 @@
 //     context-length 400 as llm.ErrContextOverflow with the sizes.
 //
 // Reasoning goes back on assistant tool-call messages in the field the
-// model table names for the model, else in the field the server was seen
-// streaming, else not at all. A server that rejects stream_options is
+// server was seen streaming, else in the field the model table names for
+// the model, else not at all. A server that rejects stream_options is
 // asked again without it, and never sent it again by that Provider.
 package openai

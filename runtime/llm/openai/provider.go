@@ -102,16 +102,15 @@ func (p *Provider) lookup(model string) models.Model {
 	return p.cfg.Models.Lookup(model)
 }
 
-// reasoningField is where reasoning goes back for model: the table's
-// answer, else the field this server was seen streaming, else none.
+// reasoningField is where reasoning goes back for model: the field this
+// server was seen streaming (the server knows its own dialect best), else
+// the table's answer for the model (a resumed session's first request has
+// seen no stream yet), else none.
 func (p *Provider) reasoningField(model string) string {
-	if m := p.lookup(model); m.ReasoningField != "" {
-		return m.ReasoningField
-	}
 	if f := p.learnedField.Load(); f != nil {
 		return *f
 	}
-	return ""
+	return p.lookup(model).ReasoningField
 }
 
 // errStreamOptionsRejected is attempt's signal that the server refused
