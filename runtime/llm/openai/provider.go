@@ -144,31 +144,9 @@ func (p *Provider) attempt(ctx context.Context, req llm.Request, model string, o
 		}
 		return nil, at.statusError(resp.StatusCode, msg)
 	}
-	sse := newSSEReader(&activityBody{ReadCloser: resp.Body, touch: dog.touch})
-	done := false
-	for !done {
-		data, err := sse.next()
-		if errors.Is(err, io.EOF) && ctx.Err() == nil && !dog.fired.Load() {
-			break
-		}
-		if err != nil {
-			return at.fail(ctx, a, err)
-		}
-		if done = bytes.Equal(data, doneMarker); done {
-			break
-		}
-		var c wireChunk
-		if err := json.Unmarshal(data, &c); err != nil {
-			return nil, &llm.Error{Kind: llm.ErrServer, Err: err,
-				Message: fmt.Sprintf("the server at %s sent a malformed stream chunk (%v): %s", p.cfg.BaseURL, err, clean(string(data), 200))}
-		}
-		if werr := a.add(&c); werr != nil {
-			return nil, at.chunkError(werr)
-		}
-		if a.size() > maxAnswerBytes {
-			return nil, &llm.Error{Kind: llm.ErrServer,
-				Message: fmt.Sprintf("the server at %s sent an answer larger than %d bytes; it was stopped", p.cfg.BaseURL, maxAnswerBytes)}
-		}
+	done, err := at.read(ctx, a, resp.Body)
+	if err != nil {
+		return at.fail(ctx, a, err)
 	}
 	if a.field != "" {
 		p.learnedField.Store(&a.field)
@@ -178,6 +156,39 @@ func (p *Provider) attempt(ctx context.Context, req llm.Request, model string, o
 		answer.Usage.CostUSD = p.lookup(model).Cost(answer.Usage)
 	}
 	return answer, err
+}
+
+// read folds the stream's events into a until [DONE] (done true) or the
+// end of the body. A chunk the adapter cannot read, an error object and an
+// answer over maxAnswerBytes come back as *llm.Error; a read failure as
+// itself, for fail to classify.
+func (at attempt) read(ctx context.Context, a *assembler, body io.ReadCloser) (done bool, err error) {
+	base := at.p.cfg.BaseURL
+	sse := newSSEReader(&activityBody{ReadCloser: body, touch: at.dog.touch})
+	for {
+		data, err := sse.next()
+		if errors.Is(err, io.EOF) && ctx.Err() == nil && !at.dog.fired.Load() {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if bytes.Equal(data, doneMarker) {
+			return true, nil
+		}
+		var c wireChunk
+		if err := json.Unmarshal(data, &c); err != nil {
+			return false, &llm.Error{Kind: llm.ErrServer, Err: err,
+				Message: fmt.Sprintf("the server at %s sent a malformed stream chunk (%v): %s", base, err, clean(string(data), 200))}
+		}
+		if werr := a.add(&c); werr != nil {
+			return false, at.chunkError(werr)
+		}
+		if a.size() > maxAnswerBytes {
+			return false, &llm.Error{Kind: llm.ErrServer,
+				Message: fmt.Sprintf("the server at %s sent an answer larger than %d bytes; it was stopped", base, maxAnswerBytes)}
+		}
+	}
 }
 
 func (p *Provider) post(ctx context.Context, body []byte) (*http.Response, error) {
@@ -218,6 +229,10 @@ type attempt struct {
 func (at attempt) fail(ctx context.Context, a *assembler, err error) (*llm.Response, error) {
 	if ctx.Err() != nil {
 		return a.aborted(), ctx.Err()
+	}
+	var e *llm.Error
+	if errors.As(err, &e) {
+		return nil, e
 	}
 	if at.dog.fired.Load() {
 		return nil, &llm.Error{Kind: llm.ErrTimeout, Err: err,
