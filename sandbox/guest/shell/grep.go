@@ -198,7 +198,7 @@ type grepRun struct {
 	after       int
 }
 
-func grep(c *cmd, args []string) int {
+func grep(c *cmd, args []string) (code int) {
 	o, err := grepSpec.parse(args)
 	if err != nil {
 		return c.usage(err)
@@ -238,6 +238,7 @@ func grep(c *cmd, args []string) int {
 		defer func() {
 			if pm.err != nil {
 				c.fail("%v", pm.err)
+				code = 2
 			}
 		}()
 	case lit == "" || o.has("o"):

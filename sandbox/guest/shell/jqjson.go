@@ -130,13 +130,13 @@ func (j *jsonReader) value(tok json.Token, depth int) (any, error) {
 				}
 				arr = append(arr, v)
 			}
-			_, err := j.dec.Token()
+			_, err := j.token()
 			return arr, err
 		case '{':
 			obj := map[string]any{}
 			var keys []string
 			for j.dec.More() {
-				kt, err := j.dec.Token()
+				kt, err := j.token()
 				if err != nil {
 					return nil, err
 				}
@@ -153,7 +153,7 @@ func (j *jsonReader) value(tok json.Token, depth int) (any, error) {
 			if j.orders != nil && len(keys) > 1 {
 				j.orders.add(keys)
 			}
-			_, err := j.dec.Token()
+			_, err := j.token()
 			return obj, err
 		}
 		return nil, errors.New("unexpected " + t.String())
@@ -164,11 +164,21 @@ func (j *jsonReader) value(tok json.Token, depth int) (any, error) {
 }
 
 func (j *jsonReader) child(depth int) (any, error) {
-	tok, err := j.dec.Token()
+	tok, err := j.token()
 	if err != nil {
 		return nil, err
 	}
 	return j.value(tok, depth+1)
+}
+
+// token reads a token inside a value, where the end of the input means
+// the text was cut short.
+func (j *jsonReader) token() (json.Token, error) {
+	tok, err := j.dec.Token()
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return tok, err
 }
 
 // jqNumber converts a JSON number to the types gojq computes with.
