@@ -105,38 +105,20 @@ func (h *Home) Host() (*sandbox.Host, error) {
 // area read-only so the read tool can page through it.
 func (h *Home) SpillDir(id string) string { return filepath.Join(h.dir, "spill", id) }
 
-// store is the home's session store, opened read-write on first use.
-func (h *Home) store() (*session.BadgerStore, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		return nil, errors.New("the ptc home is closed")
-	}
-	if h.events == nil {
-		st, err := session.OpenBadger(session.StoreDir(h.dir), session.BadgerOptions{})
-		if err != nil {
-			return nil, err
-		}
-		h.events = st
-	}
-	return h.events, nil
-}
+// Catalog is the home's sessions, one directory each (see
+// session.Catalog).
+func (h *Home) Catalog() *session.Catalog { return session.NewCatalog(h.dir) }
 
-// Close releases the session store and stops the sandbox host. Sessions
-// must be closed first.
+// Close stops the sandbox host. Sessions must be closed first.
 func (h *Home) Close() error {
 	h.mu.Lock()
-	host, events := h.host, h.events
-	h.host, h.events, h.closed = nil, nil, true
+	host := h.host
+	h.host, h.closed = nil, true
 	h.mu.Unlock()
-	var err error
-	if events != nil {
-		err = events.Close()
+	if host == nil {
+		return nil
 	}
-	if host != nil {
-		err = errors.Join(err, host.Close(context.Background()))
-	}
-	return err
+	return host.Close(context.Background())
 }
 
 // ResolveWorkspace returns dir ("" means the current directory) as an

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -47,6 +46,16 @@ type Options struct {
 	ExtraTools []tools.Tool
 	// Toolset replaces the preset's toolset builder (tests).
 	Toolset func(ToolsetConfig) (*tools.Registry, error)
+	// Parent links a new session to the session and call that started it
+	// (a subagent); its depth is the parent's plus one.
+	Parent *Parent
+}
+
+// Parent names the session and call a child session was started from.
+type Parent struct {
+	ID     string
+	CallID string
+	Depth  int // the parent's depth
 }
 
 func (o Options) withDefaults() Options {
@@ -66,10 +75,11 @@ func (o Options) withDefaults() Options {
 // settings in force. One turn runs at a time; Cancel, Subscribe and the
 // getters may be called from any goroutine.
 type Session struct {
-	home *Home
-	opts Options
-	log  *session.Log
-	feed *feed
+	home  *Home
+	opts  Options
+	owned *session.Owned
+	log   *session.Log
+	feed  *feed
 
 	mu       sync.Mutex // guards the fields below
 	agent    *agent.Agent
@@ -102,47 +112,54 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 	logOpts := session.LogOptions{Now: opts.Now, OnEvent: s.feed.publish}
 	var settings session.Settings
 	var changed []session.Field
+	cat := home.Catalog()
 	if opts.Resume == "" {
 		if settings, _, err = resolveSettings(opts.Settings, set, opts.Getwd); err != nil {
 			return nil, err
 		}
-		store, err := home.store()
-		if err != nil {
+		h := session.Header{Settings: settings}
+		if p := opts.Parent; p != nil {
+			h.Parent, h.ParentCall, h.Depth = p.ID, p.CallID, p.Depth+1
+		}
+		if s.owned, err = cat.Create(ctx, h, logOpts); err != nil {
 			return nil, err
 		}
-		s.log, err = session.Create(ctx, store, session.Header{Settings: settings}, logOpts)
-		if err != nil {
-			return nil, err
-		}
+		s.log = s.owned.Log
 	} else {
-		store, err := home.store()
+		id, err := cat.Resolve(opts.Resume)
 		if err != nil {
 			return nil, err
 		}
-		id, err := resolveID(ctx, store, opts.Resume)
+		if s.owned, err = cat.Open(ctx, id, logOpts); err != nil {
+			return nil, err
+		}
+		s.log = s.owned.Log
+		recorded, err := s.repair(ctx)
 		if err != nil {
-			return nil, err
-		}
-		if s.log, err = session.Open(ctx, store, id, logOpts); err != nil {
-			return nil, err
-		}
-		if _, err := s.log.Repair(ctx); err != nil {
-			return nil, err
-		}
-		recorded, err := session.CurrentSettings(s.log.Header(), s.log.Events())
-		if err != nil {
+			s.owned.Close()
 			return nil, err
 		}
 		if settings, _, err = resolveSettings(recorded.With(opts.Settings, opts.Override...), set, opts.Getwd); err != nil {
+			s.owned.Close()
 			return nil, err
 		}
 		changed = recorded.Diff(settings)
 		s.resumed = true
 	}
 	if err := s.apply(ctx, settings, changed, "resume"); err != nil {
+		s.owned.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// repair closes a turn a crash left open and returns the recorded
+// settings.
+func (s *Session) repair(ctx context.Context) (session.Settings, error) {
+	if _, err := s.log.Repair(ctx); err != nil {
+		return session.Settings{}, err
+	}
+	return session.CurrentSettings(s.log.Header(), s.log.Events())
 }
 
 // apply builds the agent for settings and, when fields changed, logs the
@@ -186,30 +203,6 @@ func (s *Session) apply(ctx context.Context, settings session.Settings, changed 
 	s.agent, s.settings, s.model, s.notices = a, settings, comp.model, comp.notices
 	s.mu.Unlock()
 	return nil
-}
-
-// resolveID turns a unique prefix into the id it starts.
-func resolveID(ctx context.Context, store session.Store, prefix string) (string, error) {
-	list, err := store.List(ctx, session.ListOptions{})
-	if err != nil {
-		return "", err
-	}
-	var ids []string
-	for _, s := range list {
-		if s.Header.ID == prefix {
-			return prefix, nil
-		}
-		if strings.HasPrefix(s.Header.ID, prefix) {
-			ids = append(ids, s.Header.ID)
-		}
-	}
-	switch len(ids) {
-	case 0:
-		return "", fmt.Errorf("session %s: %w", prefix, session.ErrNotFound)
-	case 1:
-		return ids[0], nil
-	}
-	return "", fmt.Errorf("%q is the start of %d sessions (%s); give more of the id", prefix, len(ids), strings.Join(ids, ", "))
 }
 
 // ID is the session id.
@@ -341,7 +334,7 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
-	err := s.log.Sync(context.Background())
+	err := s.owned.Close()
 	s.feed.close()
 	if err != nil {
 		return fmt.Errorf("session %s: %w", s.ID(), err)

@@ -93,7 +93,7 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	if err != nil {
 		home.Close()
 		if errors.Is(err, session.ErrNotFound) {
-			return nil, unknownSession(f.resume, session.StoreDir(home.Dir()))
+			return nil, unknownSession(f.resume, home.Catalog().Dir())
 		}
 		return nil, err
 	}

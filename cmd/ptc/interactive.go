@@ -65,7 +65,7 @@ func interactive(c *cobra.Command, f *runFlags) error {
 				if res.Failure != "" {
 					msg += ": " + res.Failure
 				}
-				fmt.Fprintf(errw, "(turn ended: %s)\n", msg)
+				fmt.Fprintf(errw, "(turn ended: %s)\n", terminalSafe(msg))
 			}
 		}
 		if err == io.EOF {

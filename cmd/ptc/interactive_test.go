@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,7 +39,7 @@ func TestInteractiveFollowUpsShareOneSession(t *testing.T) {
 	}
 }
 
-func TestASecondWriterGetsAClearError(t *testing.T) {
+func TestALiveSessionIsListedAndASecondWriterIsRefused(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Turn{Text: "thinking forever", Hang: true})
 	c := newCLI(t)
 	first := c.command("run", "--base-url", srv.URL, "--model", "m", "--output", "stream-json", "hang")
@@ -49,12 +51,39 @@ func TestASecondWriterGetsAClearError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { first.Process.Kill(); first.Wait() }()
-	bufio.NewReader(stdout).ReadString('\n') // the store is open once an event streams
-
-	for _, args := range [][]string{{"run", "--base-url", srv.URL, "--model", "m", "hi"}, {"sessions"}} {
-		_, errs, code := c.run(args...)
-		if code == 0 || !strings.Contains(errs, "in use by another process") {
-			t.Fatalf("ptc %v: exit %d, stderr %q", args, code, errs)
-		}
+	line, err := bufio.NewReader(stdout).ReadString('\n') // the session is open once an event streams
+	if err != nil {
+		t.Fatal(err)
 	}
+	var ev struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(line), &ev); err != nil || ev.SessionID == "" {
+		t.Fatalf("first stream-json line %q: %v", line, err)
+	}
+	hello := "script:" + examplePath(t, "hello.json")
+
+	t.Run("another session runs to the end meanwhile", func(t *testing.T) {
+		f := parseFinal(t, c.ok("run", "--model", hello, "--output", "json", "hi"))
+		if f.Reason != "completed" || f.SessionID == ev.SessionID {
+			t.Fatalf("second run: %+v", f)
+		}
+	})
+	t.Run("the listing shows the running session as live with its pid", func(t *testing.T) {
+		out := c.ok("sessions")
+		want := fmt.Sprintf("live (pid %d), running", first.Process.Pid)
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, ev.SessionID) && strings.Contains(l, want) && strings.Contains(l, "hang") {
+				return
+			}
+		}
+		t.Fatalf("no line for %s with %q:\n%s", ev.SessionID, want, out)
+	})
+	t.Run("resuming it elsewhere is refused naming the holder", func(t *testing.T) {
+		_, errs, code := c.run("run", "--resume", ev.SessionID, "--model", hello, "more")
+		want := fmt.Sprintf("in use by another ptc process (pid %d)", first.Process.Pid)
+		if code == 0 || !strings.Contains(errs, want) {
+			t.Fatalf("exit %d, stderr %q, want it to contain %q", code, errs, want)
+		}
+	})
 }

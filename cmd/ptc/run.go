@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -144,7 +145,7 @@ func (p *printer) text(ev session.Event) {
 			p.reasoning(d.Chunk.Text)
 		case llm.ChunkText:
 			p.endReasoning()
-			fmt.Fprint(p.out, d.Chunk.Text)
+			fmt.Fprint(p.out, terminalSafe(d.Chunk.Text))
 			p.inText = true
 		}
 	case session.TypeToolCall:
@@ -195,7 +196,7 @@ func (p *printer) reasoning(s string) {
 		}
 		p.inReason = true
 	}
-	fmt.Fprint(p.out, s)
+	fmt.Fprint(p.out, terminalSafe(s))
 	p.inText = true
 }
 
@@ -281,8 +282,11 @@ func lastLine(s string) string {
 }
 
 func clip(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = terminalSafe(strings.ReplaceAll(s, "\n", " "))
 	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
 		return s[:n] + "…"
 	}
 	return s

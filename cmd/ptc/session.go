@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -71,22 +72,29 @@ func newSessionCmd() *cobra.Command {
 	return cmd
 }
 
-// loadSession reads one session from a read-only store.
-func loadSession(ctx context.Context, home, id string) (session.Header, []session.Event, error) {
-	store, err := openStore(home, true)
+// loadSession reads one session (id or a unique prefix) of home without
+// taking it over.
+func loadSession(ctx context.Context, homeFlag, id string) (session.Header, []session.Event, error) {
+	home, err := harness.OpenHome(homeFlag)
+	if err != nil {
+		return session.Header{}, nil, err
+	}
+	cat := home.Catalog()
+	full, err := cat.Resolve(id)
 	if errors.Is(err, session.ErrNotFound) {
-		h, _ := harness.OpenHome(home)
-		return session.Header{}, nil, unknownSession(id, session.StoreDir(h.Dir()))
+		return session.Header{}, nil, unknownSession(id, cat.Dir())
 	}
 	if err != nil {
 		return session.Header{}, nil, err
 	}
-	defer store.Close()
-	ld, err := session.LoadSession(ctx, store, id)
-	if errors.Is(err, session.ErrNotFound) {
-		return session.Header{}, nil, unknownSession(id, store.Dir())
+	ld, err := cat.Load(ctx, full)
+	if err != nil {
+		return session.Header{}, nil, err
 	}
-	return ld.Header, ld.Events, err
+	for _, w := range ld.Warnings {
+		fmt.Fprintln(os.Stderr, "ptc: warning:", w)
+	}
+	return ld.Header, ld.Events, nil
 }
 
 func nonNil(events []session.Event) []session.Event {
@@ -98,12 +106,15 @@ func nonNil(events []session.Event) []session.Event {
 
 func showText(w io.Writer, h session.Header, events []session.Event) error {
 	created := time.UnixMilli(h.CreatedAt).Local().Format(time.DateTime)
-	fmt.Fprintf(w, "session %s\ncreated %s  workspace %s  model %s  preset %s\n\n", h.ID, created, h.Workspace, h.Model, h.Preset)
+	fmt.Fprintf(w, "session %s\ncreated %s  workspace %s  model %s  preset %s\n\n", h.ID, created, terminalSafe(h.Workspace), terminalSafe(h.Model), h.Preset)
 	for _, e := range events {
 		if e.Type == session.TypeAssistantChunk {
 			continue
 		}
 		fmt.Fprintf(w, "%5d  %-20s %s\n", e.Seq, e.Type, clip(string(e.Data), 110))
+	}
+	if line := usageLine(events); line != "" {
+		fmt.Fprintf(w, "\n%s\n", line)
 	}
 	return nil
 }

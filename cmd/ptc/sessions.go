@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
@@ -20,15 +20,11 @@ func newSessionsCmd() *cobra.Command {
 		Short: "List stored sessions, most recently updated first",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			store, err := openStore(home, true)
-			if errors.Is(err, session.ErrNotFound) {
-				return printSummaries(c, output, nil)
-			}
+			h, err := harness.OpenHome(home)
 			if err != nil {
 				return err
 			}
-			defer store.Close()
-			list, err := store.List(c.Context(), session.ListOptions{})
+			list, err := h.Catalog().List(c.Context(), session.ListOptions{})
 			if err != nil {
 				return err
 			}
@@ -59,10 +55,28 @@ func printSummaries(c *cobra.Command, output string, list []session.Summary) err
 		return nil
 	}
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tEVENTS\tMODEL\tWORKSPACE")
+	fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tTURNS\tEVENTS\tMODEL\tWORKSPACE\tTITLE")
 	for _, s := range list {
 		updated := time.UnixMilli(s.UpdatedAt).Local().Format("2006-01-02 15:04")
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.Header.ID, updated, s.Events, s.Header.Model, s.Header.Workspace)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", s.Header.ID, updated, statusText(s), s.Turns, s.Events,
+			terminalSafe(s.Settings.Model), terminalSafe(s.Settings.Workspace), terminalSafe(s.Title))
 	}
 	return tw.Flush()
+}
+
+// statusText is a listing's status column: "live (pid N)" while a
+// process has the session open, with "running" when a turn is going on.
+func statusText(s session.Summary) string {
+	st := terminalSafe(s.Status)
+	if !s.Owner.Live {
+		return st
+	}
+	live := "live"
+	if s.Owner.PID > 0 {
+		live = fmt.Sprintf("live (pid %d)", s.Owner.PID)
+	}
+	if s.Status == session.StatusRunning {
+		return live + ", running"
+	}
+	return live
 }

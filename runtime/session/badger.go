@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -25,6 +23,9 @@ type BadgerOptions struct {
 	// (Badger must replay its log); only if that is impossible does the
 	// open fail, with ErrNeedsRecovery.
 	ReadOnly bool
+	// Session names the session the store belongs to in error messages
+	// (one store per session); empty for a store of several.
+	Session string
 }
 
 // BadgerStore is the on-disk Store. One process at a time may open a
@@ -40,27 +41,35 @@ type BadgerStore struct {
 	writeMu sync.Mutex // serialises Create, Append and Truncate
 }
 
-// Sizes chosen for small sessions and many open stores in tests: a memtable
-// costs its size in RAM, values above the threshold go to the value log.
+// Sizes chosen for one small store per session, many of them open at
+// once: a memtable costs up to its size in RAM and its write-ahead file
+// twice its size on disk while the store is open; values above the
+// threshold go to the value log. See RATIONALE.md for the measurements.
 const (
-	badgerMemTable       = 8 << 20
-	badgerValueLogFile   = 64 << 20
-	badgerValueThreshold = 64 << 10
+	badgerMemTable       = 1 << 20
+	badgerValueLogFile   = 16 << 20
+	badgerValueThreshold = 32 << 10
 	// chunkBytes bounds one Badger transaction of an Append (Badger refuses
 	// a transaction above 15% of the memtable).
-	chunkBytes  = 512 << 10
-	chunkEvents = 4000
+	chunkBytes  = 96 << 10
+	chunkEvents = 1000
 )
 
 // OpenBadger opens (creating if needed, unless read-only) the store in dir.
 // A directory in use by another process yields an error wrapping ErrLocked.
+// The store's files are checked first (checkStoreFiles), so a damaged
+// store is reported as ErrCorrupt and left untouched.
 func OpenBadger(dir string, opts BadgerOptions) (*BadgerStore, error) {
+	if err := checkStoreFiles(dir, opts.Session, opts.ReadOnly); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return nil, fmt.Errorf("open session store %s read-only: no store there yet (%w)", dir, ErrNotFound)
+		}
+		return nil, err
+	}
 	if !opts.ReadOnly {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("create session store directory: %w", err)
+			return nil, storeError("", dir, "create the session store directory", err)
 		}
-	} else if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
-		return nil, fmt.Errorf("open session store %s read-only: no store there yet (%w)", dir, ErrNotFound)
 	}
 	db, err := openDB(dir, opts.ReadOnly)
 	if err != nil && opts.ReadOnly && errors.Is(err, ErrNeedsRecovery) {
@@ -97,9 +106,10 @@ func openDB(dir string, readOnly bool) (*badger.DB, error) {
 		WithBlockCacheSize(0).
 		WithIndexCacheSize(0).
 		WithNumCompactors(2).
-		WithNumGoroutines(2).
+		WithNumGoroutines(1).
+		WithChecksumVerificationMode(options.OnBlockRead).
 		WithDetectConflicts(false)
-	db, err := badger.Open(bo)
+	db, err := openRecovered(bo)
 	switch {
 	case err == nil:
 		return db, nil
@@ -107,11 +117,21 @@ func openDB(dir string, readOnly bool) (*badger.DB, error) {
 		return nil, lockedError(dir, readOnly)
 	case readOnly && strings.Contains(err.Error(), "truncate required"):
 		return nil, fmt.Errorf("open session store %s read-only: %w: its last writer was killed before closing it", dir, ErrNeedsRecovery)
+	case isFault(err):
+		return nil, storeError("", dir, "open the session store", err)
 	}
-	if errors.Is(err, fs.ErrPermission) {
-		return nil, fmt.Errorf("open session store %s: %w; check that this user owns the directory, or use a different --home", dir, err)
-	}
-	return nil, fmt.Errorf("open session store %s: %w (%w): the store's files are damaged; nothing was changed — move the directory aside (mv %s %s.damaged) to start a fresh store and keep the old one for recovery", dir, ErrCorrupt, err, dir, dir)
+	return nil, fmt.Errorf("open session store %s: %w (%w): the store's files are damaged; nothing was changed — move the directory aside (mv %s %s.damaged) and keep it for recovery", dir, ErrCorrupt, err, dir, dir)
+}
+
+// openRecovered is badger.Open with a panic inside it (Badger panics on
+// some damaged files) turned into an error.
+func openRecovered(bo badger.Options) (db *badger.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("badger: %s", firstLine(fmt.Sprint(r)))
+		}
+	}()
+	return badger.Open(bo)
 }
 
 func lockedError(dir string, readOnly bool) error {

@@ -22,15 +22,6 @@ var (
 	ErrNeedsRecovery = errors.New("session store needs recovery")
 )
 
-// Summary is one row of a session listing. UpdatedAt is the latest event
-// time stored (the header's CreatedAt before any event), which is what
-// List orders by; Events is how many events are stored.
-type Summary struct {
-	Header    Header `json:"header"`
-	UpdatedAt int64  `json:"updatedAt"`
-	Events    int64  `json:"events"`
-}
-
 // ListOptions filters a listing. Cwd, when set, keeps sessions of that
 // workspace only. Limit 0 means no limit.
 type ListOptions struct {
