@@ -44,6 +44,9 @@ func TestADeepSeekKeyAsksForDeepSeekV4FlashAndPricesTheAnswer(t *testing.T) {
 	if !strings.Contains(out, `"cost_usd":`) {
 		t.Fatalf("--output json usage carries no cost_usd: %s", out)
 	}
+	if text := c.ok("session", "show", final.SessionID); !strings.Contains(text, "usage: 1000 input (600 cache hit), 100 output, $0.000092") {
+		t.Fatalf("session show does not end with the priced usage:\n%s", text)
+	}
 	stream := c.ok("run", "--base-url", srv.URL, "--output", "stream-json", "hi")
 	priced := 0
 	for _, line := range strings.Split(stream, "\n") {
