@@ -9,18 +9,18 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/dop251/goja"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
 // bridge turns tools.x(args) into nested calls through the Dispatcher.
 //
-// The loop goroutine numbers each call and queues it; one sequencer
+// The host loop receives each call from the engine, already numbered, and
+// queues it; one sequencer
 // goroutine admits queued calls through a per-run FIFO Gate, so calls start
 // in the order the program made them, concurrency-safe ones share the pool
 // and any other call runs alone. Each admitted call runs on a worker
-// goroutine and posts its settlement back to the loop.
+// goroutine and sends its settlement to the engine.
 //
 // When nothing is queued and the Gate has room, the loop admits the call
 // itself (Gate.TryAcquire) and skips the sequencer: the common case of an
@@ -36,7 +36,7 @@ import (
 // worker keeps its grown stack, which made a third of the cost of a nested
 // no-op call.
 type bridge struct {
-	r     *run
+	h     *hostRun
 	em    *emitter
 	gate  *tools.Gate
 	queue chan *nested
@@ -45,9 +45,7 @@ type bridge struct {
 	wg    sync.WaitGroup // workers
 	once  sync.Once
 
-	n       int               // loop-only: calls made so far
-	frames  []goja.StackFrame // loop-only: scratch for call sites
-	waiting atomic.Int32      // calls queued for the sequencer and not yet handled
+	waiting atomic.Int32 // calls queued for the sequencer and not yet handled
 	// The worker counts are changed by start (called by the loop or the
 	// sequencer, never both at once) and, for idle, by workers.
 	slots   int32        // the Gate's pool size
@@ -69,60 +67,42 @@ type nested struct {
 	call tools.Call
 	safe bool
 	rec  CallRecord // guarded by bridge.mu
-	// site is where the program made the call (the first frame in the
-	// model's code), so an uncaught ToolCallError can name its line.
-	site    goja.StackFrame
-	hasSite bool
 }
 
-func newBridge(r *run, em *emitter) *bridge {
-	slots := max(r.lim.Parallel, 1) // as NewGate counts them
-	return &bridge{r: r, em: em, gate: tools.NewGate(slots), queue: make(chan *nested, r.lim.MaxCalls),
+func newBridge(h *hostRun, em *emitter) *bridge {
+	slots := max(h.lim.Parallel, 1) // as NewGate counts them
+	return &bridge{h: h, em: em, gate: tools.NewGate(slots), queue: make(chan *nested, h.lim.MaxCalls),
 		work: make(chan admitted, slots), slots: int32(slots)}
 }
 
-// callSite returns the innermost frame of the model's own code on the
-// current JS stack (the frames above it belong to the prelude).
-func (b *bridge) callSite() (goja.StackFrame, bool) {
-	b.frames = b.r.rt.CaptureCallStack(8, b.frames[:0])
-	for _, f := range b.frames {
-		if f.SrcName() == sourceName {
-			return f, true
-		}
+// call takes tools.<name>(args) from the engine, args already
+// JSON-encoded; it runs on the host loop. The engine numbers calls from 1
+// and stops the program at MaxCalls; a call out of that sequence is
+// ignored (the engine would be broken) so the queue can never overflow.
+func (b *bridge) call(cf callFrame) {
+	h := b.h
+	b.mu.Lock()
+	n := len(b.calls) + 1
+	b.mu.Unlock()
+	if cf.n != n || n > h.lim.MaxCalls {
+		return
 	}
-	return goja.StackFrame{}, false
-}
-
-// call is tools.<name>(args) with args already JSON-encoded; it runs on the
-// loop goroutine and returns the call's promise.
-func (b *bridge) call(name, raw string) goja.Value {
-	r := b.r
-	p, resolve, reject := r.rt.NewPromise()
-	if b.n >= r.lim.MaxCalls {
-		r.halt(&Failure{Kind: KindCallLimit, Message: fmt.Sprintf(
-			"the program made more than %d tool calls; batch the work or narrow it (e.g. one grep instead of many reads)", r.lim.MaxCalls)})
-		return r.rt.ToValue(p)
-	}
-	b.n++
-	id := fmt.Sprintf("%s:ptc:%d", r.req.CallID, b.n)
+	id := fmt.Sprintf("%s:ptc:%d", h.req.CallID, n)
 	c := &nested{
-		n: b.n,
-		call: tools.Call{ID: id, Name: name, Raw: raw, Args: json.RawMessage(raw),
-			Turn: r.req.Turn, Step: r.req.Step, ParentID: r.req.CallID, Nested: true},
-		rec: CallRecord{ID: id, Name: name, Arguments: raw},
+		n: n,
+		call: tools.Call{ID: id, Name: cf.name, Raw: cf.args, Args: json.RawMessage(cf.args),
+			Turn: h.req.Turn, Step: h.req.Step, ParentID: h.req.CallID, Nested: true},
+		rec: CallRecord{ID: id, Name: cf.name, Arguments: cf.args},
 	}
-	c.site, c.hasSite = b.callSite()
-	r.resolvers[b.n] = resolver{resolve: resolve, reject: reject}
-	r.pending++
 	b.mu.Lock()
 	b.calls = append(b.calls, c)
 	b.mu.Unlock()
 	c.safe = b.concurrencySafe(c)
 	if b.waiting.Load() == 0 {
 		if release, ok := b.gate.TryAcquire(c.safe); ok {
-			if r.ctx.Err() == nil {
+			if h.ctx.Err() == nil {
 				b.start(c, release)
-				return r.rt.ToValue(p)
+				return
 			}
 			release() // the run is being cancelled: let the sequencer abort it
 		}
@@ -133,14 +113,13 @@ func (b *bridge) call(name, raw string) goja.Value {
 		go b.sequence()
 	})
 	b.queue <- c // never blocks: the queue holds MaxCalls
-	return r.rt.ToValue(p)
 }
 
 // concurrencySafe asks the tool whether the call may share the pool; a
 // tool that panics while deciding runs alone (the Dispatcher then reports
 // its failure).
 func (b *bridge) concurrencySafe(c *nested) (safe bool) {
-	disp := b.r.req.Dispatcher
+	disp := b.h.req.Dispatcher
 	if disp == nil {
 		return false
 	}
@@ -155,7 +134,7 @@ func (b *bridge) concurrencySafe(c *nested) (safe bool) {
 
 func (b *bridge) sequence() {
 	defer b.seq.Done()
-	ctx := b.r.ctx
+	ctx := b.h.ctx
 	for c := range b.queue {
 		b.admit(ctx, c)
 		b.waiting.Add(-1) // after the start event: later calls may now go first-hand
@@ -200,8 +179,8 @@ func (b *bridge) worker(a admitted) {
 	defer b.wg.Done()
 	for {
 		settle := b.execute(a.c, a.release)
-		b.idle.Add(1) // before the loop can see the settlement and make a call
-		b.r.post(settle)
+		b.idle.Add(1) // before the program can see the settlement and make a call
+		settle()
 		var ok bool
 		if a, ok = <-b.work; !ok {
 			return
@@ -217,7 +196,7 @@ func (b *bridge) update(c *nested, f func(*CallRecord)) {
 
 func (b *bridge) dispatchData(c *nested, res *tools.Result) session.PtcDispatch {
 	d := session.PtcDispatch{
-		RootCallID: b.r.req.CallID, ParentCallID: b.r.req.CallID, SubCallID: c.call.ID,
+		RootCallID: b.h.req.CallID, ParentCallID: b.h.req.CallID, SubCallID: c.call.ID,
 		Name: c.call.Name, Arguments: c.call.Raw,
 	}
 	if res != nil {
@@ -229,17 +208,21 @@ func (b *bridge) dispatchData(c *nested, res *tools.Result) session.PtcDispatch 
 	return d
 }
 
-// execute runs one admitted call and returns the job that settles it on
-// the loop.
-func (b *bridge) execute(c *nested, release func()) job {
+// execute runs one admitted call and returns the function that sends its
+// settlement to the engine.
+func (b *bridge) execute(c *nested, release func()) func() {
 	res := b.dispatch(c)
 	release()
-	var value jsValue
+	var kind byte
+	var body []byte
 	if !res.IsError {
 		var err error
-		if value, err = encodeValue(res.Value); err != nil {
+		if kind, body, err = encodeValue(res.Value); err != nil {
 			res = tools.Failure(c.call, tools.Errorf(tools.CodeInvalidToolOutput, "%s returned a value that is not JSON: %v", c.call.Name, err))
 		}
+	}
+	if res.IsError {
+		kind, body = settleError, encodeCallError(res)
 	}
 	b.update(c, func(rec *CallRecord) {
 		rec.Settled, rec.IsError = true, res.IsError
@@ -248,7 +231,7 @@ func (b *bridge) execute(c *nested, release func()) job {
 		}
 	})
 	b.em.emit(session.TypePtcDispatch, b.dispatchData(c, &res))
-	return func() error { return b.r.settle(c, res, value) }
+	return func() { b.h.settle(c.n, kind, body) }
 }
 
 // dispatch calls the Dispatcher, turning a panic into a failed result so a
@@ -259,67 +242,44 @@ func (b *bridge) dispatch(c *nested) (res tools.Result) {
 			res = tools.Failure(c.call, tools.Errorf(tools.CodeToolFailed, "%s crashed: %v", c.call.Name, p))
 		}
 	}()
-	if b.r.req.Dispatcher == nil {
+	if b.h.req.Dispatcher == nil {
 		return tools.Failure(c.call, tools.Errorf(tools.CodeUnknownTool, "no tools are available to this program"))
 	}
-	return b.r.req.Dispatcher.Dispatch(b.r.ctx, c.call)
+	return b.h.req.Dispatcher.Dispatch(b.h.ctx, c.call)
 }
 
-// jsValue is a tool's value on its way to the program: its JSON text, or
-// a value that maps onto a JS primitive as it is (a string, a boolean,
-// null), which skips the encode-and-parse round trip.
-type jsValue struct {
-	json      []byte
-	primitive any
-	direct    bool
-}
-
-// encodeValue prepares a tool's value for the loop. The direct forms give
-// the program exactly what JSON.parse(json.Marshal(v)) would (strings only
-// when valid UTF-8, which JSON encoding would otherwise repair).
-func encodeValue(v any) (jsValue, error) {
+// encodeValue encodes a tool's value for the engine: a value that maps onto
+// a JS primitive as it is (a string, a boolean, null) skips the JSON round
+// trip. The direct forms give the program exactly what
+// JSON.parse(json.Marshal(v)) would (strings only when valid UTF-8, which
+// JSON encoding would otherwise repair).
+func encodeValue(v any) (kind byte, body []byte, err error) {
 	switch x := v.(type) {
-	case nil, bool:
-		return jsValue{primitive: x, direct: true}, nil
+	case nil:
+		return settleNull, nil, nil
+	case bool:
+		if x {
+			return settleTrue, nil, nil
+		}
+		return settleFalse, nil, nil
 	case string:
 		if utf8.ValidString(x) {
-			return jsValue{primitive: x, direct: true}, nil
+			return settleString, []byte(x), nil
 		}
 	}
-	b, err := json.Marshal(v)
-	return jsValue{json: b}, err
+	body, err = json.Marshal(v)
+	return settleJSON, body, err
 }
 
-// settle resolves or rejects the call's promise; it runs on the loop.
-func (r *run) settle(c *nested, res tools.Result, value jsValue) error {
-	rs, ok := r.resolvers[c.n]
-	if !ok {
-		return nil
+// encodeCallError is a failed result as the program's ToolCallError sees
+// it: the error's code and message, or the rendered content.
+func encodeCallError(res tools.Result) []byte {
+	ce := callError{Code: tools.CodeToolFailed, Message: strings.TrimPrefix(res.Content, "Error: ")}
+	if res.Error != nil {
+		ce.Code, ce.Message = res.Error.Code, res.Error.Message
 	}
-	delete(r.resolvers, c.n)
-	r.pending--
-	if res.IsError {
-		code, msg := tools.CodeToolFailed, strings.TrimPrefix(res.Content, "Error: ")
-		if res.Error != nil {
-			code, msg = res.Error.Code, res.Error.Message
-		}
-		e, err := r.rt.New(r.help.toolCallError, r.rt.ToValue(c.call.Name), r.rt.ToValue(code), r.rt.ToValue(msg))
-		if err != nil {
-			return err
-		}
-		if c.hasSite {
-			r.errSites[e] = c.site
-		}
-		return rs.reject(e)
-	}
-	if value.direct {
-		return rs.resolve(r.rt.ToValue(value.primitive))
-	}
-	v, err := r.jsonParse(goja.Undefined(), r.rt.ToValue(string(value.json)))
-	if err != nil {
-		return err
-	}
-	return rs.resolve(v)
+	b, _ := json.Marshal(ce)
+	return b
 }
 
 // drain waits for the sequencer and every started call after the loop has

@@ -16,6 +16,7 @@ const (
 	KindMemoryLimit = "memory-limit" // heap growth during the run exceeded the budget
 	KindCallLimit   = "call-limit"   // too many nested tool calls
 	KindUnknownTool = "unknown-tool" // pre-flight: the code names a tool the SDK does not declare
+	KindInternal    = "internal"     // the engine could not run the program (start-up or protocol failure)
 )
 
 // Failure says why a program stopped. Line and Column are 1-based positions

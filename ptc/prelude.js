@@ -131,8 +131,11 @@
     inspect: show,
     // serialize returns the JSON text of a return value, or undefined.
     serialize: v => (v === undefined ? undefined : JSON.stringify(v)),
-    // describe names a thrown value for the failure message.
-    describe: e => (e instanceof Error ? errorText(e) : "Uncaught " + show(typeof e === "string" ? quote(e) : e)),
-    stackOf: e => (e instanceof Error && typeof e.stack === "string" ? e.stack : ""),
+    // describe names a thrown value for the failure message and returns
+    // [text, stack] (stack "" when the value carries none).
+    describe: e => {
+      if (!(e instanceof Error)) return ["Uncaught " + show(typeof e === "string" ? quote(e) : e), ""];
+      return [errorText(e), typeof e.stack === "string" ? e.stack : ""];
+    },
   };
 })

@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -102,10 +100,7 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (any, error) {
 		Turn:       call.Turn,
 		Step:       call.Step,
 	})
-	text := Render(o, a.Code)
-	if len(text) > t.cfg.Limits.VisibleOutput {
-		text = capText(text, t.cfg.Limits.VisibleOutput, env.SpillDir, call.ID)
-	}
+	text := RenderVisible(o, a.Code, t.cfg.Limits.VisibleOutput, env.SpillDir, call.ID)
 	if !o.OK() {
 		return nil, &tools.Error{Code: tools.CodeCodeRunFailed, Message: text}
 	}
@@ -149,45 +144,4 @@ func (t *Tool) programNames(d tools.Dispatcher) []string {
 		}
 	}
 	return names
-}
-
-// capText keeps the head and tail of text within limit bytes and saves the
-// whole text under spillDir (when set) so the model can read the rest.
-func capText(text string, limit int, spillDir, callID string) string {
-	where := "The full output was not kept; print less."
-	if spillDir != "" {
-		path := filepath.Join(spillDir, fileSafe(callID)+"-output.txt")
-		err := os.MkdirAll(spillDir, 0o700)
-		if err == nil {
-			err = os.WriteFile(path, []byte(text), 0o600)
-		}
-		if err == nil {
-			where = "The full output is saved at " + path + "; read parts of it with the read tool."
-		} else {
-			where = fmt.Sprintf("The full output could not be saved (%v).", err)
-		}
-	}
-	head, tail := cutRune(text, limit*4/5, true), cutRune(text, len(text)-limit/5, false)
-	return fmt.Sprintf("%s\n[… %d bytes of output omitted. %s …]\n%s", head, len(text)-len(head)-len(tail), where, tail)
-}
-
-// cutRune returns text[:pos] (head) or text[pos:] (tail), moved to a rune
-// boundary.
-func cutRune(text string, pos int, head bool) string {
-	for pos > 0 && pos < len(text) && text[pos]&0xC0 == 0x80 {
-		pos--
-	}
-	if head {
-		return text[:pos]
-	}
-	return text[pos:]
-}
-
-func fileSafe(id string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, id)
 }

@@ -111,7 +111,7 @@ func TestVisibleOutputIsCappedAndSpilled(t *testing.T) {
 	r := ptcRunner(t, Limits{VisibleOutput: 1000})
 	ctx := tools.WithEnv(context.Background(), &tools.Env{SpillDir: dir})
 	res := r.Dispatch(ctx, runCodeCall(`for (let i = 0; i < 200; i++) console.log("line " + i)`, "Print lines"))
-	if res.IsError || len(res.Content) > 1300 || !strings.Contains(res.Content, "line 199") || !strings.Contains(res.Content, "bytes of output omitted") {
+	if res.IsError || len(res.Content) > 1300 || !strings.Contains(res.Content, "line 199") || !strings.Contains(res.Content, "bytes omitted") {
 		t.Fatalf("content (%d bytes):\n%s", len(res.Content), res.Content)
 	}
 	full, err := os.ReadFile(filepath.Join(dir, "call_9-output.txt"))

@@ -96,3 +96,15 @@ func spillName(id string) string {
 	}
 	return s
 }
+
+// Truncate is the Runner's truncation for tools that cap their own output
+// (run_code caps its logs and result at its visible budget): text cut to
+// about limit bytes around a note naming the file under spillDir that
+// holds all of it (spillDir/<name>.txt; the returned path is "" when
+// nothing was saved).
+func Truncate(text string, limit int, spillDir, name string) (string, string) {
+	if len(text) <= limit {
+		return text, ""
+	}
+	return truncate(text, limit, spillDir, name)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ptc
+
+const raceEnabled = false

@@ -1,0 +1,228 @@
+package ptc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// engineProc is one engine process as the host sees it.
+type engineProc struct {
+	cmd    *exec.Cmd
+	w      *frameWriter // to its stdin
+	r      *frameReader // from its stdout
+	stdin  *os.File
+	stdout *os.File
+	stderr *headBuffer // the start of its stderr, to tell why it died
+	budget uint64
+	exited chan struct{} // closed once the process has been reaped
+	killed sync.Once
+}
+
+// maxEngineFrame bounds a frame from an engine: a console line or a result
+// is at most the hard output cap, which an engine enforces itself.
+func maxEngineFrame(hard int) int { return hard + 1<<20 }
+
+// helloTimeout bounds an engine's start-up (a -race test binary is slow).
+const helloTimeout = 30 * time.Second
+
+// spawnEngine starts an engine process for programs with the given memory
+// budget and waits for its greeting.
+func spawnEngine(budget uint64, hard int) (*engineProc, error) {
+	exe, err := selfExecutable()
+	if err != nil {
+		return nil, err
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	e := &engineProc{stdin: inW, stdout: outR, stderr: &headBuffer{max: 16 << 10}, budget: budget, exited: make(chan struct{})}
+	e.cmd = exec.Command(exe)
+	e.cmd.Env = append(os.Environ(), engineEnv+"="+wireVersion, engineMemEnv+"="+strconv.FormatUint(budget, 10))
+	e.cmd.Stdin, e.cmd.Stdout, e.cmd.Stderr = inR, outW, e.stderr
+	e.cmd.SysProcAttr = engineSysProcAttr()
+	err = e.cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, err
+	}
+	go func() {
+		_ = e.cmd.Wait()
+		close(e.exited)
+	}()
+	e.w, e.r = newFrameWriter(inW), newFrameReader(outR, maxEngineFrame(hard))
+	t := time.AfterFunc(helloTimeout, e.kill)
+	typ, p, err := e.r.next()
+	t.Stop()
+	if err == nil && (typ != frameHello || string(p) != wireVersion) {
+		err = fmt.Errorf("unexpected greeting %q", p)
+	}
+	if err != nil {
+		e.kill()
+		<-e.exited
+		return nil, fmt.Errorf("the engine process did not start: %v%s", err, e.stderr.excerpt())
+	}
+	return e, nil
+}
+
+// kill ends the process at once; reads and writes then fail.
+func (e *engineProc) kill() {
+	e.killed.Do(func() {
+		if e.cmd.Process != nil {
+			_ = e.cmd.Process.Kill()
+		}
+		e.stdin.Close()
+	})
+}
+
+// close kills the process and releases its pipes once it has exited.
+func (e *engineProc) close() {
+	e.kill()
+	go func() {
+		<-e.exited
+		e.stdout.Close()
+	}()
+}
+
+func (e *engineProc) alive() bool {
+	select {
+	case <-e.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+func (e *engineProc) pid() int { return e.cmd.Process.Pid }
+
+// waitExit waits a little for the process to be reaped after its stdout
+// closed, so its stderr is complete.
+func (e *engineProc) waitExit() {
+	select {
+	case <-e.exited:
+	case <-time.After(2 * time.Second):
+		e.kill()
+		<-e.exited
+	}
+}
+
+// enginePool keeps idle engine processes for reuse: starting one costs a
+// process start and the Go runtime's, several milliseconds. An engine goes
+// back to the pool only after a run that ended cleanly and left its memory
+// near where it started; any other engine is killed.
+type enginePool struct {
+	mu   sync.Mutex
+	idle []*engineProc
+}
+
+// maxIdleEngines bounds the processes kept waiting.
+const maxIdleEngines = 4
+
+// retireGrowth is how much an engine's resident memory may have grown
+// over its runs before it is retired instead of reused.
+const retireGrowth = 64 << 20
+
+var engines enginePool
+
+// acquire returns an idle engine with the budget, or starts one.
+func (p *enginePool) acquire(budget uint64, hard int) (e *engineProc, reused bool, err error) {
+	p.mu.Lock()
+	for i := len(p.idle) - 1; i >= 0; i-- {
+		c := p.idle[i]
+		if c.budget != budget || !c.alive() {
+			continue
+		}
+		p.idle = append(p.idle[:i], p.idle[i+1:]...)
+		p.mu.Unlock()
+		c.r.max = maxEngineFrame(hard)
+		return c, true, nil
+	}
+	p.mu.Unlock()
+	e, err = spawnEngine(budget, hard)
+	return e, false, err
+}
+
+// release takes an engine back after a clean run, or kills it.
+func (p *enginePool) release(e *engineProc, base uint64) {
+	if rss, ok := residentBytes(e.pid()); ok && rss > base+retireGrowth {
+		e.close()
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle) >= maxIdleEngines || !e.alive() {
+		e.close()
+		return
+	}
+	p.idle = append(p.idle, e)
+}
+
+// headBuffer keeps the first max bytes written to it and discards the rest.
+type headBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if room := h.max - len(h.b); room > 0 {
+		h.b = append(h.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (h *headBuffer) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return string(h.b)
+}
+
+// excerpt is the first line of the stderr, for start-up errors (which
+// are the host's own problem, not the program's).
+func (h *headBuffer) excerpt() string {
+	s := strings.TrimSpace(h.String())
+	if s == "" {
+		return ""
+	}
+	line, _, _ := strings.Cut(s, "\n")
+	return " (" + cutRune(line, 200, true) + ")"
+}
+
+// deathFailure says why an engine died by itself mid-run, from what the Go
+// runtime printed. The runtime's text is never shown: it holds internals.
+func deathFailure(stderr string, budget uint64) *Failure {
+	switch {
+	case strings.Contains(stderr, "stack overflow") || strings.Contains(stderr, "stack exceeds"):
+		return &Failure{Kind: KindException, Message: "RangeError: maximum call stack size exceeded inside a built-in function " +
+			"(for example flat(Infinity) on an array that contains itself, or a value nested too deeply)"}
+	case strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "cannot allocate memory"):
+		return &Failure{Kind: KindMemoryLimit, Message: fmt.Sprintf(
+			"the program tried to allocate more memory than its %d MiB budget in one operation "+
+				"(such as a huge repeat, Array or join); process data in smaller pieces", budget>>20)}
+	}
+	return &Failure{Kind: KindException, Message: "the JavaScript engine stopped unexpectedly while running this program"}
+}
+
+// errIsEOF reports the end of an engine's output: it exited, was killed,
+// or closed it.
+func errIsEOF(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrClosed)
+}
