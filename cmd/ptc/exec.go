@@ -66,7 +66,9 @@ func newExecCmd() *cobra.Command {
 				return err
 			}
 			runner := tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})
-			ctx := tools.WithEnv(c.Context(), &tools.Env{Workspace: ws, Dispatcher: runner})
+			// Output past the visible cap is saved here, as in a session.
+			spill := h.SpillDir("exec-" + time.Now().UTC().Format("20060102T150405.000000000"))
+			ctx := tools.WithEnv(c.Context(), &tools.Env{Workspace: ws, Dispatcher: runner, SpillDir: spill})
 			names := make([]string, 0)
 			for _, s := range reg.ProgramSpecs() {
 				names = append(names, s.Name)
@@ -74,7 +76,7 @@ func newExecCmd() *cobra.Command {
 			o := ptc.Run(ctx, ptc.Limits{Timeout: timeout}, ptc.Request{
 				CallID: "exec", Code: code, Tools: names, Dispatcher: runner, Timeout: timeout,
 			})
-			if err := printExec(c.OutOrStdout(), output, o, code); err != nil {
+			if err := printExec(c.OutOrStdout(), output, o, code, spill); err != nil {
 				return err
 			}
 			if !o.OK() {
@@ -144,11 +146,16 @@ type execCall struct {
 	IsError   bool   `json:"isError"`
 }
 
-func printExec(w io.Writer, format string, o *ptc.Outcome, code string) error {
+// printExec prints the outcome with the cap the model sees: logs and
+// result within the visible budget, the rest saved under spill and
+// pointed to. Text output is made safe for a terminal.
+func printExec(w io.Writer, format string, o *ptc.Outcome, code, spill string) error {
+	limit := ptc.DefaultLimits.VisibleOutput
 	if format == "text" {
-		_, err := fmt.Fprintln(w, ptc.Render(o, code))
+		_, err := fmt.Fprintln(w, terminalSafe(ptc.RenderVisible(o, code, limit, spill, "exec")))
 		return err
 	}
+	o = ptc.Visible(o, limit, spill, "exec")
 	j := execJSON{OK: o.OK(), Logs: o.Logs, Result: o.Result, Calls: []execCall{}}
 	if len(j.Result) == 0 {
 		j.Result = json.RawMessage("null")
