@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ptc-dev/ptc/runtime/session"
+)
+
+// TestHostileProgramsFailTheirCallAndTheTurnGoesOn runs one ptc turn whose
+// programs each hit a class of hostile behaviour (an engine crash, a
+// wedging getter, a huge native allocation, a native loop past the
+// budget, Go debris in an error): each run_code call must come back as a
+// CODE_RUN_FAILED result of the right kind, the process must live on to
+// the model's final answer, and its memory must stay small.
+func TestHostileProgramsFailTheirCallAndTheTurnGoesOn(t *testing.T) {
+	programs := []struct{ kind, code string }{
+		{"exception", "const a: any[] = [1];\na.push(a);\nreturn a.flat(Infinity).length"},
+		{"exception", "throw { get message() { for (;;) {} } }"},
+		{"memory-limit", "return 'x'.repeat(3e9).length"},
+		{"timeout", "return Array.prototype.indexOf.call({ length: 2 ** 53 }, 1)"},
+		{"exception", "Object.setPrototypeOf(tools, Object.create(null))"},
+	}
+	var replies []map[string]any
+	for _, p := range programs {
+		replies = append(replies, call("run_code", map[string]any{"description": "hostile", "code": p.code, "timeout_ms": 1500}))
+	}
+	replies = append(replies, map[string]any{"text": "survived"})
+	script := writeScript(t, replies...)
+
+	c := newCLI(t)
+	cmd := c.command("run", "--preset", "ptc", "--workspace", workspace(t), "--model", "script:"+script, "--output", "json", "go")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("ptc run: %v\nstderr: %s", err, errb.String())
+	}
+	f := parseFinal(t, out.String())
+	if f.Reason != session.ReasonCompleted || f.Text != "survived" {
+		t.Fatalf("the turn did not go on to the answer: %+v", f)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > 1500<<10 {
+		t.Fatalf("ptc's peak RSS was %d MiB", ru.Maxrss>>10)
+	}
+	results := ofType(c.show(f.SessionID).Events, session.TypeToolResult)
+	if len(results) != len(programs) {
+		t.Fatalf("%d tool results, want %d", len(results), len(programs))
+	}
+	for i, p := range programs {
+		r := decodeAs[session.ToolResult](t, results[i])
+		if !r.IsError || r.Error == nil || r.Error.Code != "CODE_RUN_FAILED" ||
+			!strings.Contains(r.Error.Message, "code run failed ("+p.kind+")") {
+			b, _ := json.Marshal(r)
+			t.Fatalf("program %d: want a CODE_RUN_FAILED %s result, got %.600s", i, p.kind, b)
+		}
+		if strings.Contains(r.Error.Message, "%!") || strings.Contains(r.Error.Message, "goroutine") {
+			t.Fatalf("program %d: Go internals in %q", i, r.Error.Message)
+		}
+	}
+}
