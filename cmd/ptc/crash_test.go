@@ -121,8 +121,8 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 		}
 		s := c.show(id)
 		assertIntact(t, seen, s.Events)
-		want := []string{"turn/start", "step/start", "user/message", "user/message", "request/header", "step/end", "turn/end",
-			"turn/start", "step/start", "user/message", "request/header", "assistant/message", "step/end", "turn/end"}
+		want := []string{"turn/start", "step/start", "user/message", "user/message", "request/header", "context/meter", "step/end", "turn/end",
+			"turn/start", "step/start", "user/message", "request/header", "context/meter", "assistant/message", "step/end", "turn/end"}
 		if got := types(s.Events); !reflect.DeepEqual(got, want) {
 			t.Fatalf("events = %v\nwant %v", got, want)
 		}

@@ -18,7 +18,7 @@ func TestRunWithAScriptedModel(t *testing.T) {
 	if f.Reason != session.ReasonCompleted || f.Text == "" {
 		t.Fatalf("final = %+v", f)
 	}
-	want := []string{"turn/start", "step/start", "user/message", "user/message", "request/header", "assistant/message", "step/end", "turn/end"}
+	want := []string{"turn/start", "step/start", "user/message", "user/message", "request/header", "context/meter", "assistant/message", "step/end", "turn/end"}
 	if got := types(c.show(f.SessionID).Events); !reflect.DeepEqual(got, want) {
 		t.Fatalf("events = %v\nwant %v", got, want)
 	}
@@ -46,8 +46,8 @@ func TestRunAgainstAnOpenAICompatibleServer(t *testing.T) {
 	}
 
 	s := c.show(f.SessionID)
-	want := []string{"turn/start", "step/start", "user/message", "user/message", "request/header", "assistant/message",
-		"tool/call", "tool/result", "step/end", "step/start", "assistant/message", "step/end", "turn/end"}
+	want := []string{"turn/start", "step/start", "user/message", "user/message", "request/header", "context/meter", "assistant/message",
+		"tool/call", "tool/result", "step/end", "step/start", "context/meter", "assistant/message", "step/end", "turn/end"}
 	if got := types(s.Events); !reflect.DeepEqual(got, want) {
 		t.Fatalf("events = %v\nwant %v", got, want)
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -63,6 +64,13 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// NewID names user messages; defaults to random hex.
 	NewID func() string
+	// Compaction keeps requests under the model's context window (see
+	// runtime/compact): the meter's reading is logged before every
+	// request; with Window set and Auto on, old tool results are pruned
+	// and the session compacted before a request that would pass the
+	// threshold, and a context-overflow failure is recovered from once
+	// per step. The zero value only meters.
+	Compaction compact.Config
 }
 
 // Outcome is how a turn ended. Reason is a session.Reason* value; Cause
@@ -88,7 +96,9 @@ type Agent struct {
 
 	mu          sync.Mutex // serialises appends so Observer sees seq order
 	lastTurn    int
-	sentRequest bool // a request/header was already considered by this process
+	sentRequest bool           // a request/header was already considered by this process
+	builder     prompt.Builder // rebuilds each request from the log, decoding only new events
+	context     *compact.Manager
 }
 
 // New returns an Agent continuing log: turn numbers continue after the
@@ -116,6 +126,10 @@ func New(cfg Config, log Log) (*Agent, error) {
 		return nil, err
 	}
 	a.lastTurn = last
+	a.context = compact.New(cfg.Compaction, cfg.Provider, contextLog{a}, cfg.NewID, &a.builder)
+	if err := a.context.Meter().Restore(log.Events()); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 

@@ -24,7 +24,7 @@ func TestASimpleTurnLogsItsEventsInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"turn/start", "step/start", "user/message", "request/header", "assistant/message", "step/end", "turn/end"}
+	want := []string{"turn/start", "step/start", "user/message", "request/header", "context/meter", "assistant/message", "step/end", "turn/end"}
 	if got := log.types(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("events = %v\nwant %v", got, want)
 	}
@@ -198,7 +198,8 @@ func TestARateLimitIsRetriedInTheSameStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"turn/start", "step/start", "user/message", "request/header", "assistant/attempt", "llm/retry", "assistant/message", "step/end", "turn/end"}
+	want := []string{"turn/start", "step/start", "user/message", "request/header", "context/meter", "assistant/attempt", "llm/retry",
+		"context/meter", "assistant/message", "step/end", "turn/end"}
 	if got := log.types(); !reflect.DeepEqual(got, want) || out.Reason != session.ReasonCompleted {
 		t.Fatalf("events = %v (reason %s)\nwant %v", got, out.Reason, want)
 	}

@@ -12,17 +12,30 @@ import (
 // attempts sends the step's request until it succeeds, the retry policy
 // gives up, or ctx ends. It returns the response to record (nil when there
 // is nothing to record) and, when the turn must end, why.
+//
+// A context-overflow failure is retried once per step, right away, after
+// the request was made to fit (see fit): that is the recovery, not a
+// retry policy matter.
 func (a *Agent) attempts(ctx context.Context, t *turnState, step int) (*llm.Response, stepEnd, error) {
+	recovered, overflow := false, false
 	for attempt := 1; ; attempt++ {
 		req, err := a.prepareRequest(ctx, t.out.Turn, step)
 		if err != nil {
 			return nil, stepEnd{}, err
+		}
+		req, refusal, err := a.fit(ctx, t, step, req, overflow)
+		if err != nil {
+			return nil, stepEnd{}, err
+		}
+		if refusal != "" {
+			return nil, stepEnd{reason: session.ReasonError, failure: refusal, err: errors.New(refusal)}, nil
 		}
 		resp, streamErr, err := a.stream(ctx, req, t.out.Turn, step, attempt)
 		if err != nil {
 			return nil, stepEnd{}, err
 		}
 		if streamErr == nil {
+			a.context.Meter().Observe(req, resp.Usage)
 			return resp, stepEnd{}, nil
 		}
 		if ctx.Err() != nil {
@@ -30,6 +43,10 @@ func (a *Agent) attempts(ctx context.Context, t *turnState, step int) (*llm.Resp
 		}
 		failure := llm.AsError(streamErr)
 		delay, retry := a.cfg.Retry.Next(attempt, failure)
+		overflow = !retry && !recovered && failure.Kind == llm.ErrContextOverflow && a.context.Config().Auto
+		if overflow {
+			recovered, retry, delay = true, true, 0
+		}
 		retry, delay = a.cfg.Hooks.requestError(ctx, t.out.Turn, step, attempt, failure, retry, delay)
 		rec := session.AssistantAttempt{Turn: t.out.Turn, Step: step, Attempt: attempt,
 			Failure: failure.Error(), Kind: string(failure.Kind), Status: failure.Status}
@@ -49,9 +66,9 @@ func (a *Agent) attempts(ctx context.Context, t *turnState, step int) (*llm.Resp
 	}
 }
 
-// prepareRequest logs a request/header when needed, makes the log durable
-// and rebuilds the request from it, so what is sent is exactly what the
-// log can reproduce.
+// prepareRequest logs a request/header when needed and rebuilds the
+// request from the log, so what is sent is exactly what the log can
+// reproduce (fit then makes it durable).
 func (a *Agent) prepareRequest(ctx context.Context, turn, step int) (llm.Request, error) {
 	opts, err := a.cfg.Hooks.request(ctx, turn, step, a.cfg.Options)
 	if err != nil {
@@ -67,13 +84,11 @@ func (a *Agent) prepareRequest(ctx context.Context, turn, step int) (llm.Request
 	}
 	a.sentRequest = true
 	if needed {
-		if _, err := a.append(ctx, session.TypeRequestHeader, h, true); err != nil {
+		if _, err := a.append(ctx, session.TypeRequestHeader, h, false); err != nil {
 			return llm.Request{}, err
 		}
-	} else if err := a.log.Sync(context.WithoutCancel(ctx)); err != nil {
-		return llm.Request{}, err
 	}
-	return prompt.BuildRequest(a.log.Events())
+	return a.builder.Build(a.log.Events())
 }
 
 // stream runs one attempt, logging each chunk (buffered). streamErr is

@@ -13,7 +13,7 @@ func (a *Agent) step(ctx context.Context, t *turnState, step int) (stepEnd, erro
 	if err != nil || resp == nil {
 		return end, err
 	}
-	addUsage(&t.out.Usage, resp.Usage)
+	t.out.Usage.Add(resp.Usage)
 	msg := resp.Message
 	msg.Role = llm.RoleAssistant
 	if end.reason == session.ReasonAborted || resp.Finish == llm.FinishMaxTokens {
@@ -49,11 +49,4 @@ func (a *Agent) step(ctx context.Context, t *turnState, step int) (stepEnd, erro
 		return aborted(ctx), nil
 	}
 	return stepEnd{}, nil
-}
-
-func addUsage(sum *llm.Usage, u llm.Usage) {
-	sum.InputTokens += u.InputTokens
-	sum.OutputTokens += u.OutputTokens
-	sum.CacheHitTokens += u.CacheHitTokens
-	sum.ReasoningTokens += u.ReasoningTokens
 }

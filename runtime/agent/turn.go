@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -55,6 +56,9 @@ func (a *Agent) steps(ctx context.Context, t *turnState, first Input) (stepEnd, 
 		if reject {
 			return stepEnd{reason: session.ReasonBlocked}, nil
 		}
+		if why := a.tooLarge(input); why != "" {
+			return stepEnd{reason: session.ReasonError, failure: why, err: errors.New(why)}, nil
+		}
 		pending = nil
 		t.out.Steps = step
 		end, err := a.runStep(ctx, t, step, input)
@@ -80,7 +84,7 @@ func (a *Agent) runStep(ctx context.Context, t *turnState, step int, input []Inp
 	if _, err := a.append(ctx, session.TypeStepStart, mark, false); err != nil {
 		return stepEnd{}, err
 	}
-	if err := a.snapshot(ctx); err != nil {
+	if _, err := a.snapshot(ctx); err != nil {
 		return stepEnd{}, err
 	}
 	for _, in := range input {
@@ -98,18 +102,19 @@ func (a *Agent) runStep(ctx context.Context, t *turnState, step int, input []Inp
 }
 
 // snapshot appends the runtime context when it changed since the last
-// snapshot on the surface.
-func (a *Agent) snapshot(ctx context.Context) error {
+// snapshot on the surface (or a summary replaced that one), and reports
+// whether it did.
+func (a *Agent) snapshot(ctx context.Context) (bool, error) {
 	if a.cfg.Context == nil {
-		return nil
+		return false, nil
 	}
 	text := a.cfg.Context().Text()
 	if !prompt.SnapshotDue(a.log.Events(), text) {
-		return nil
+		return false, nil
 	}
 	msg := session.UserMessage{ID: a.cfg.NewID(), Content: session.TextBlocks(text), Source: prompt.SnapshotSource()}
 	_, err := a.append(ctx, session.TypeUserMessage, msg, false)
-	return err
+	return err == nil, err
 }
 
 func aborted(ctx context.Context) stepEnd {

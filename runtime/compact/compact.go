@@ -20,6 +20,8 @@ type Result struct {
 	TokensBefore int
 	TokensAfter  int
 	Failure      string
+	// Usage sums what the side requests cost, rejected attempts included.
+	Usage llm.Usage
 }
 
 // attemptsPerPass is one try plus the one retry a rejected summary gets.
@@ -44,7 +46,7 @@ func (m *Manager) compact(ctx context.Context, trigger string, turn, step int, b
 		return res, err
 	}
 	res.Failure = failure
-	if req, err := prompt.BuildRequest(m.log.Events()); err == nil {
+	if req, err := m.builder.Build(m.log.Events()); err == nil {
 		res.TokensAfter = m.meter.Read(req).Tokens
 	}
 	end := session.CompactionEnd{ID: res.ID, TokensBefore: res.TokensBefore, TokensAfter: res.TokensAfter, Passes: res.Passes, Error: failure}
@@ -57,39 +59,45 @@ func (m *Manager) compact(ctx context.Context, trigger string, turn, step int, b
 func (m *Manager) passes(ctx context.Context, res *Result) (string, error) {
 	for res.Passes < m.cfg.MaxPasses {
 		events := m.log.Events()
-		req, err := prompt.BuildRequest(events)
+		req, err := m.builder.Build(events)
 		if errors.Is(err, prompt.ErrNoHeader) {
 			return "nothing to compact: no model request was sent in this session yet", nil
 		}
 		if err != nil {
 			return "", err
 		}
-		items, err := session.Surface(events)
+		items, err := m.builder.Surface(events)
 		if err != nil {
 			return "", err
 		}
 		tail := m.tailStart(items)
-		if tail == 0 || (tail == 1 && items[0].Summary) {
+		if !worthReplacing(items, tail) {
 			if res.Passes > 0 {
 				return "", nil
 			}
 			return "nothing to compact: everything on the surface is recent enough to stay verbatim", nil
 		}
-		replay, upto := m.replayPlan(req, items, tail)
-		if upto == 0 {
+		p, ok := m.planPass(events, req, items, tail, res.Passes == 0)
+		if !ok {
 			return fmt.Sprintf("the oldest step alone (about %d tokens) does not fit a summary request in a %d-token window",
 				MessageTokens(items[0].Message), m.cfg.Window), nil
 		}
 		res.Passes++
-		failure, err := m.summarise(ctx, res, events, req, items, replay, upto)
+		failure, err := m.summarise(ctx, res, events, items, p)
 		if err != nil || failure != "" {
 			return failure, err
 		}
-		if upto == tail {
+		if p.upto == tail {
 			return "", nil
 		}
 	}
 	return fmt.Sprintf("stopped after %d passes before reaching the recent part of the session", res.Passes), nil
+}
+
+// worthReplacing reports whether items[:upto] holds more than an earlier
+// summary alone.
+func worthReplacing(items []session.SurfaceItem, upto int) bool {
+	return upto > 1 || (upto == 1 && !items[0].Summary)
 }
 
 // cutPoint reports whether a span may end just before items[i] (or at the
@@ -119,50 +127,118 @@ func (m *Manager) tailStart(items []session.SurfaceItem) int {
 	return k
 }
 
-// replayPlan decides what one pass sends and replaces: replay messages of
-// the request, and the span items[:upto]. The whole request is replayed
-// when it fits with room for the summary, replacing everything before the
-// tail; otherwise the longest prefix that fits, cut on a step boundary,
-// is both replayed and replaced (upto 0: not even the first step fits).
-func (m *Manager) replayPlan(req llm.Request, items []session.SurfaceItem, tail int) (replay, upto int) {
-	budget := m.cfg.Window - m.cfg.SummaryMaxTokens
-	merge := items[0].Summary
-	fixed := m.meter.Read(llm.Request{System: req.System, Tools: req.Tools,
-		Messages: []llm.Message{{Role: llm.RoleUser, Content: instruction(merge, true, m.cfg.SummaryMaxTokens)}}}).Tokens
+// plan is what one pass sends and replaces: the first replay messages of
+// base (the request built from the events before seq from), and the span
+// items[:upto] of the current surface.
+type plan struct {
+	base   llm.Request
+	from   int64
+	replay int
+	upto   int
+}
+
+// planPass chooses the side request of a pass. First choice, on the first
+// pass: the last request sent, exactly as sent, so the provider's prefix
+// cache serves all of it. Then the current request. When neither fits the
+// window with room for the summary, the longest prefix of the current one
+// that does, cut on a step boundary, is both replayed and replaced (false:
+// not even the first step fits).
+func (m *Manager) planPass(events []session.Event, req llm.Request, items []session.SurfaceItem, tail int, first bool) (plan, bool) {
+	if first {
+		if p, ok := m.lastSent(events, items, tail); ok {
+			return p, true
+		}
+	}
+	now := int64(len(events))
+	if m.fits(req, len(req.Messages), items[0].Summary) {
+		return plan{base: req, from: now, replay: len(items), upto: tail}, true
+	}
+	fixed := m.meter.Read(sideRequest(req, m.record(0, items[0].Summary, 1))).Tokens
 	prefix := make([]int, len(items)+1)
 	for i, it := range items {
 		prefix[i+1] = prefix[i] + MessageTokens(it.Message)
 	}
-	if fixed+prefix[len(items)] <= budget {
-		return len(items), tail
-	}
 	for j := tail; j > 0; j-- {
-		if cutPoint(items, j) && fixed+prefix[j] <= budget {
-			return j, j
+		if cutPoint(items, j) && worthReplacing(items, j) && fixed+prefix[j] <= m.budget() {
+			return plan{base: req, from: now, replay: j, upto: j}, true
 		}
 	}
-	return 0, 0
+	return plan{}, false
+}
+
+// lastSent plans a pass on the last request sent (the one the latest
+// context/meter was logged for), when the current surface still starts
+// with its messages (pruning may have changed their content since, not
+// their place) and it fits with room for the summary.
+func (m *Manager) lastSent(events []session.Event, items []session.SurfaceItem, tail int) (plan, bool) {
+	i := len(events) - 1
+	for i >= 0 && events[i].Type != session.TypeContextMeter {
+		i--
+	}
+	if i < 0 {
+		return plan{}, false
+	}
+	prev := events[:i+1]
+	req, err := prompt.BuildRequest(prev)
+	if err != nil {
+		return plan{}, false
+	}
+	was, err := session.Surface(prev)
+	if err != nil || len(was) == 0 || len(was) > len(items) {
+		return plan{}, false
+	}
+	for k := range was {
+		if was[k].Seq != items[k].Seq {
+			return plan{}, false
+		}
+	}
+	upto := min(tail, len(was))
+	for upto > 0 && !cutPoint(items, upto) {
+		upto--
+	}
+	if !worthReplacing(items, upto) || !m.fits(req, len(req.Messages), items[0].Summary) {
+		return plan{}, false
+	}
+	return plan{base: req, from: events[i].Seq + 1, replay: len(was), upto: upto}, true
+}
+
+// budget is the most a side request may hold: the window less the room
+// the summary needs.
+func (m *Manager) budget() int { return m.cfg.Window - m.cfg.SummaryMaxTokens }
+
+// fits reports whether the side request replaying the first replay
+// messages of req fits the budget.
+func (m *Manager) fits(req llm.Request, replay int, merge bool) bool {
+	return m.meter.Read(sideRequest(req, m.record(replay, merge, 1))).Tokens <= m.budget()
+}
+
+// record is the part of a compaction/summary that decides the side
+// request: what is replayed, the instruction and the options.
+func (m *Manager) record(replay int, merge bool, attempt int) session.CompactionSummary {
+	return session.CompactionSummary{ReplayedMessages: replay, Attempt: attempt,
+		Instruction: instruction(merge, attempt > 1, m.cfg.SummaryMaxTokens)}
 }
 
 // summarise runs one pass: up to attemptsPerPass side requests, each
 // logged as compaction/summary; an accepted summary is appended as the
-// user/message replacing items[:upto]. It returns the failure when no
+// user/message replacing items[:p.upto]. It returns the failure when no
 // attempt was accepted.
-func (m *Manager) summarise(ctx context.Context, res *Result, events []session.Event, req llm.Request, items []session.SurfaceItem, replay, upto int) (string, error) {
+func (m *Manager) summarise(ctx context.Context, res *Result, events []session.Event, items []session.SurfaceItem, p plan) (string, error) {
 	replacedTokens := 0
-	for _, it := range items[:upto] {
+	for _, it := range items[:p.upto] {
 		replacedTokens += MessageTokens(it.Message)
 	}
-	span := session.SurfaceSpan{From: items[0].Seq, To: items[upto-1].Seq}
+	span := session.SurfaceSpan{From: items[0].Seq, To: items[p.upto-1].Seq}
 	todos := latestTodos(events)
 	failure := ""
 	for attempt := 1; attempt <= attemptsPerPass; attempt++ {
-		rec := session.CompactionSummary{ID: res.ID, Pass: res.Passes, Attempt: attempt, Replaces: span,
-			ReplacedMessages: upto, ReplayedMessages: replay, ReplacedTokens: replacedTokens,
-			Provider: m.provider.Name(), Model: req.Model, Options: req.Options,
-			Instruction: instruction(items[0].Summary, attempt > 1, m.cfg.SummaryMaxTokens)}
+		rec := m.record(p.replay, items[0].Summary, attempt)
+		rec.ID, rec.Pass, rec.Replaces, rec.ReplayedFrom = res.ID, res.Passes, span, p.from
+		rec.ReplacedMessages, rec.ReplacedTokens = p.upto, replacedTokens
+		rec.Provider, rec.Model = m.provider.Name(), p.base.Model
+		rec.Options = p.base.Options
 		rec.Options.MaxTokens = m.cfg.SummaryMaxTokens
-		sreq := sideRequest(req, rec)
+		sreq := sideRequest(p.base, rec)
 		resp, err := m.provider.Stream(ctx, sreq, func(llm.Chunk) {})
 		text := ""
 		switch {
@@ -172,6 +248,7 @@ func (m *Manager) summarise(ctx context.Context, res *Result, events []session.E
 			rec.Rejected = "the model returned no response"
 		default:
 			m.meter.Observe(sreq, resp.Usage)
+			res.Usage.Add(resp.Usage)
 			rec.Usage, rec.RawOutput = resp.Usage, resp.Message.Content
 			summary := extractSummary(resp.Message.Content)
 			text = summaryMessage(summary, todos)
@@ -219,8 +296,9 @@ func sideRequest(req llm.Request, rec session.CompactionSummary) llm.Request {
 
 // RebuildRequest rebuilds the summary side request recorded by the
 // compaction/summary at index i of events, from the log alone: the
-// request of the log before it, its first ReplayedMessages messages, the
-// recorded instruction and options.
+// request built from the events before seq ReplayedFrom, its first
+// ReplayedMessages messages, the recorded instruction and options. (A
+// session's seq and index are the same number.)
 func RebuildRequest(events []session.Event, i int) (llm.Request, error) {
 	if i < 0 || i >= len(events) || events[i].Type != session.TypeCompactionSummary {
 		return llm.Request{}, fmt.Errorf("event %d is not a %s", i, session.TypeCompactionSummary)
@@ -229,7 +307,10 @@ func RebuildRequest(events []session.Event, i int) (llm.Request, error) {
 	if err := json.Unmarshal(events[i].Data, &rec); err != nil {
 		return llm.Request{}, fmt.Errorf("event seq %d (%s): cannot decode its data: %w", events[i].Seq, events[i].Type, err)
 	}
-	req, err := prompt.BuildRequest(events[:i])
+	if rec.ReplayedFrom < 0 || rec.ReplayedFrom > int64(i) {
+		return llm.Request{}, fmt.Errorf("event seq %d replays the request before seq %d, which does not come before it", events[i].Seq, rec.ReplayedFrom)
+	}
+	req, err := prompt.BuildRequest(events[:rec.ReplayedFrom])
 	if err != nil {
 		return llm.Request{}, err
 	}

@@ -25,7 +25,7 @@ func fit(t *testing.T, m *Manager, l testLog) Fitted {
 
 func TestFitUnderTheThresholdChangesNothing(t *testing.T) {
 	l := sessionWith(t, 3, 20000)
-	m := New(Config{Window: window, Auto: true}, scripted(), l, counter())
+	m := New(Config{Window: window, Auto: true}, scripted(), l, counter(), nil)
 	before := len(l.Events())
 	f := fit(t, m, l)
 	if f.Pruned != 0 || f.Compaction != nil || len(l.Events()) != before || f.Refusal != "" {
@@ -39,9 +39,9 @@ func TestFitUnderTheThresholdChangesNothing(t *testing.T) {
 func TestFitPrunesOldestFirstAndStopsUnderTheThreshold(t *testing.T) {
 	l := sessionWith(t, 6, 20000)
 	p := scripted()
-	m := New(Config{Window: window, Auto: true}, p, l, counter())
+	m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
 	f := fit(t, m, l)
-	if f.Compaction != nil || len(p.reqs) != 0 {
+	if f.Compaction != nil || len(p.Requests()) != 0 {
 		t.Fatalf("pruning was enough, yet a compaction ran: %+v", f.Compaction)
 	}
 	if f.Pruned != 2 || f.Reading.Tokens > m.Config().ThresholdTokens() {
@@ -76,7 +76,7 @@ func messages(items []session.SurfaceItem) []llm.Message {
 
 func TestPruningNeverTouchesTheLatestSteps(t *testing.T) {
 	l := sessionWith(t, 2, 60000) // two huge results, both among the latest two steps
-	m := New(Config{Window: window, Auto: true}, scripted(script.Reply{Text: goodSummary}), l, counter())
+	m := New(Config{Window: window, Auto: true}, scripted(script.Reply{Text: goodSummary}), l, counter(), nil)
 	f := fit(t, m, l)
 	if f.Pruned != 0 {
 		t.Fatalf("pruned %d of the latest two steps' results", f.Pruned)
@@ -102,7 +102,7 @@ func TestFitCompactsWhenPruningIsNotEnough(t *testing.T) {
 	l.add(t, session.TypeTodoWrite, session.TodoWrite{CallID: "c3", Todos: []session.TodoItem{
 		{Content: "read the files", Status: "completed"}, {Content: "write the report", Status: "in_progress"}}})
 	p := scripted(script.Reply{Text: goodSummary})
-	m := New(Config{Window: window, Auto: true}, p, l, counter())
+	m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
 	before, err := prompt.BuildRequest(l.Events())
 	must(t, err)
 	f := fit(t, m, l)
@@ -110,10 +110,10 @@ func TestFitCompactsWhenPruningIsNotEnough(t *testing.T) {
 		t.Fatalf("compaction = %+v", f.Compaction)
 	}
 	t.Run("the side request is the request plus one user message", func(t *testing.T) {
-		if len(p.reqs) != 1 {
-			t.Fatalf("%d side requests", len(p.reqs))
+		if len(p.Requests()) != 1 {
+			t.Fatalf("%d side requests", len(p.Requests()))
 		}
-		side := p.reqs[0]
+		side := p.Requests()[0]
 		if side.System != before.System || !reflect.DeepEqual(side.Tools, before.Tools) || side.Model != before.Model {
 			t.Fatal("system, tools or model differ from the session's request")
 		}
@@ -162,7 +162,7 @@ func TestFitCompactsWhenPruningIsNotEnough(t *testing.T) {
 			if e.Type == session.TypeCompactionSummary {
 				req, err := RebuildRequest(events, i)
 				must(t, err)
-				if !reflect.DeepEqual(req, p.reqs[0]) {
+				if !reflect.DeepEqual(req, p.Requests()[0]) {
 					t.Fatal("the side request does not rebuild from the log")
 				}
 			}
@@ -186,12 +186,12 @@ func TestASummaryThatDoesNotShrinkIsRejectedAndRetriedOnce(t *testing.T) {
 	t.Run("a good retry is used", func(t *testing.T) {
 		l := compactable(t)
 		p := scripted(script.Reply{Text: long}, script.Reply{Text: goodSummary})
-		m := New(Config{Window: window, Auto: true}, p, l, counter())
+		m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
 		f := fit(t, m, l)
-		if f.Compaction.Failure != "" || len(p.reqs) != 2 {
-			t.Fatalf("compaction %+v after %d requests", f.Compaction, len(p.reqs))
+		if f.Compaction.Failure != "" || len(p.Requests()) != 2 {
+			t.Fatalf("compaction %+v after %d requests", f.Compaction, len(p.Requests()))
 		}
-		if !strings.Contains(last(p.reqs[1]).Content, "not shorter") || strings.Contains(last(p.reqs[0]).Content, "not shorter") {
+		if !strings.Contains(last(p.Requests()[1]).Content, "not shorter") || strings.Contains(last(p.Requests()[0]).Content, "not shorter") {
 			t.Fatal("the retry does not ask for a shorter summary")
 		}
 		if got := rejected(t, l); len(got) != 1 || !strings.Contains(got[0], "is not shorter than what it replaces") {
@@ -201,12 +201,12 @@ func TestASummaryThatDoesNotShrinkIsRejectedAndRetriedOnce(t *testing.T) {
 	t.Run("two bad answers fail clearly and change nothing", func(t *testing.T) {
 		l := compactable(t)
 		p := scripted(script.Reply{Text: long}, script.Reply{Text: "   "}, script.Reply{Text: goodSummary})
-		m := New(Config{Window: window, Auto: true}, p, l, counter())
+		m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
 		before, err := prompt.BuildRequest(l.Events())
 		must(t, err)
 		f := fit(t, m, l)
-		if len(p.reqs) != 2 || f.Compaction.Failure == "" || !strings.Contains(f.Compaction.Failure, "no usable summary after 2 attempts") {
-			t.Fatalf("compaction %+v after %d requests", f.Compaction, len(p.reqs))
+		if len(p.Requests()) != 2 || f.Compaction.Failure == "" || !strings.Contains(f.Compaction.Failure, "no usable summary after 2 attempts") {
+			t.Fatalf("compaction %+v after %d requests", f.Compaction, len(p.Requests()))
 		}
 		if !reflect.DeepEqual(f.Request.Messages, before.Messages) || f.Refusal != "" {
 			t.Fatal("a failed compaction changed the surface, or the request that still fits was refused")
@@ -239,16 +239,16 @@ func rejected(t *testing.T, l testLog) []string {
 func TestASecondCompactionMergesTheFirst(t *testing.T) {
 	l := compactable(t)
 	p := scripted(script.Reply{Text: goodSummary}, script.Reply{Text: "<summary>merged</summary>"})
-	m := New(Config{Window: window, Auto: true}, p, l, counter())
+	m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
 	fit(t, m, l)
 	for n := 19; n <= 33; n++ {
 		l.step(t, n, 6000)
 	}
 	f := fit(t, m, l)
-	if f.Compaction == nil || f.Compaction.Failure != "" || len(p.reqs) < 2 {
+	if f.Compaction == nil || f.Compaction.Failure != "" || len(p.Requests()) < 2 {
 		t.Fatalf("second compaction %+v", f.Compaction)
 	}
-	second := p.reqs[1]
+	second := p.Requests()[1]
 	if !strings.HasPrefix(second.Messages[0].Content, "[Summary of the earlier part") {
 		t.Fatal("the second side request does not open with the first summary")
 	}
@@ -272,13 +272,13 @@ func TestManualCompactionOverTheWindowRunsSeveralPasses(t *testing.T) {
 	l := sessionWith(t, 60, 6000) // about 92 k tokens in a 32 k window
 	p := scripted()
 	p.Provider = script.New([]script.Reply{{Summary: true, Repeat: true, Text: goodSummary}})
-	m := New(Config{Window: window, Auto: true}, p, l, counter())
+	m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
 	res, err := m.Compact(context.Background())
 	must(t, err)
 	if res.Failure != "" || res.Passes < 3 {
 		t.Fatalf("result %+v", res)
 	}
-	for i, r := range p.reqs {
+	for i, r := range p.Requests() {
 		if n := RequestTokens(r); n > window-m.Config().SummaryMaxTokens {
 			t.Fatalf("side request %d is %d tokens, over the window less the summary's room", i, n)
 		}
@@ -289,7 +289,7 @@ func TestManualCompactionOverTheWindowRunsSeveralPasses(t *testing.T) {
 		if e.Type == session.TypeCompactionSummary {
 			req, err := RebuildRequest(events, i)
 			must(t, err)
-			if !reflect.DeepEqual(req, p.reqs[k]) {
+			if !reflect.DeepEqual(req, p.Requests()[k]) {
 				t.Fatalf("side request %d does not rebuild from the log", k)
 			}
 			k++
@@ -306,7 +306,7 @@ func TestNothingToCompact(t *testing.T) {
 	t.Run("before any request", func(t *testing.T) {
 		l := newLog(t)
 		l.user(t, "hi")
-		res, err := New(Config{Window: window}, scripted(), l, counter()).Compact(context.Background())
+		res, err := New(Config{Window: window}, scripted(), l, counter(), nil).Compact(context.Background())
 		must(t, err)
 		if !strings.Contains(res.Failure, "no model request was sent") {
 			t.Fatalf("failure %q", res.Failure)
@@ -314,7 +314,7 @@ func TestNothingToCompact(t *testing.T) {
 	})
 	t.Run("when everything is recent", func(t *testing.T) {
 		l := sessionWith(t, 1, 100)
-		res, err := New(Config{Window: window}, scripted(), l, counter()).Compact(context.Background())
+		res, err := New(Config{Window: window}, scripted(), l, counter(), nil).Compact(context.Background())
 		must(t, err)
 		if !strings.Contains(res.Failure, "recent enough to stay verbatim") {
 			t.Fatalf("failure %q", res.Failure)
@@ -325,7 +325,7 @@ func TestNothingToCompact(t *testing.T) {
 func TestARequestThatStillDoesNotFitIsRefused(t *testing.T) {
 	l := sessionWith(t, 2, 150000) // the latest steps are protected and too big
 	p := scripted(script.Reply{Text: goodSummary})
-	m := New(Config{Window: window, Auto: true}, p, l, counter())
+	m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
 	f := fit(t, m, l)
 	if !strings.Contains(f.Refusal, "context window is 32768 tokens") {
 		t.Fatalf("refusal %q", f.Refusal)
@@ -333,7 +333,7 @@ func TestARequestThatStillDoesNotFitIsRefused(t *testing.T) {
 }
 
 func TestInputTooLarge(t *testing.T) {
-	m := New(Config{Window: 1000}, scripted(), newLog(t), counter())
+	m := New(Config{Window: 1000}, scripted(), newLog(t), counter(), nil)
 	if got := m.InputTooLarge(strings.Repeat("a", 3000)); got != "" {
 		t.Fatalf("a 750-token input was refused: %s", got)
 	}
@@ -341,7 +341,43 @@ func TestInputTooLarge(t *testing.T) {
 	if !strings.Contains(got, "about 2500000 tokens") || !strings.Contains(got, "window of 1000 tokens") {
 		t.Fatalf("refusal %q", got)
 	}
-	if New(Config{}, scripted(), newLog(t), counter()).InputTooLarge(strings.Repeat("a", 10_000_000)) != "" {
+	if New(Config{}, scripted(), newLog(t), counter(), nil).InputTooLarge(strings.Repeat("a", 10_000_000)) != "" {
 		t.Fatal("an unknown window refused an input")
+	}
+}
+
+func TestTheSideRequestReplaysTheLastRequestSentExactly(t *testing.T) {
+	// One big old result, small ones, a sent request, then a big new
+	// result: pruning the old one is not enough, so the session is
+	// compacted, and the side request must be the request the provider saw
+	// last, not the one pruning just changed.
+	l := sessionWith(t, 1, 20000)
+	for n := 2; n <= 15; n++ {
+		l.step(t, n, 6000)
+	}
+	sent, err := prompt.BuildRequest(l.Events())
+	must(t, err)
+	l.add(t, session.TypeContextMeter, session.ContextMeter{Turn: 1, Step: 15, Tokens: 1})
+	l.step(t, 16, 20000)
+	p := scripted(script.Reply{Text: goodSummary})
+	m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
+	f := fit(t, m, l)
+	if f.Pruned == 0 || f.Compaction == nil || f.Compaction.Failure != "" {
+		t.Fatalf("pruned %d, compaction %+v; want both", f.Pruned, f.Compaction)
+	}
+	side := p.Requests()[0]
+	n := len(sent.Messages)
+	if len(side.Messages) != n+1 || !reflect.DeepEqual(side.Messages[:n], sent.Messages) || side.System != sent.System {
+		t.Fatal("the side request is not the last request sent plus one message")
+	}
+	events := l.Events()
+	for i, e := range events {
+		if e.Type == session.TypeCompactionSummary {
+			req, err := RebuildRequest(events, i)
+			must(t, err)
+			if !reflect.DeepEqual(req, side) {
+				t.Fatal("the side request does not rebuild from the log")
+			}
+		}
 	}
 }

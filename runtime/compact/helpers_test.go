@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 	"github.com/ptc-dev/ptc/runtime/llm/script"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
@@ -84,25 +84,11 @@ func sessionWith(t testing.TB, steps, size int) testLog {
 	return l
 }
 
-// capture records every request a provider gets.
-type capture struct {
-	llm.Provider
-	mu   sync.Mutex
-	reqs []llm.Request
-}
-
-func (c *capture) Stream(ctx context.Context, req llm.Request, on func(llm.Chunk)) (*llm.Response, error) {
-	c.mu.Lock()
-	c.reqs = append(c.reqs, req)
-	c.mu.Unlock()
-	return c.Provider.Stream(ctx, req, on)
-}
-
-func scripted(replies ...script.Reply) *capture {
+func scripted(replies ...script.Reply) *llmtest.Capture {
 	for i := range replies {
 		replies[i].Summary = true
 	}
-	return &capture{Provider: script.New(replies)}
+	return &llmtest.Capture{Provider: script.New(replies)}
 }
 
 func counter() func() string {

@@ -29,14 +29,19 @@ type Manager struct {
 	log      Log
 	meter    Meter
 	newID    func() string
+	builder  *prompt.Builder
 }
 
 // New returns a manager for the session behind log. cfg is completed with
 // WithDefaults; provider answers the summary side requests (the session's
 // own model, so that its prefix cache is reused); newID names compactions
-// and summary messages.
-func New(cfg Config, provider llm.Provider, log Log, newID func() string) *Manager {
-	return &Manager{cfg: cfg.WithDefaults(), provider: provider, log: log, newID: newID}
+// and summary messages; builder rebuilds requests from the log (the
+// caller's own, so both keep one decoding of it; nil: a new one).
+func New(cfg Config, provider llm.Provider, log Log, newID func() string, builder *prompt.Builder) *Manager {
+	if builder == nil {
+		builder = &prompt.Builder{}
+	}
+	return &Manager{cfg: cfg.WithDefaults(), provider: provider, log: log, newID: newID, builder: builder}
 }
 
 // Config is the configuration in force (defaults filled in).
@@ -119,7 +124,7 @@ func (m *Manager) Fit(ctx context.Context, turn, step int, req llm.Request, over
 func (m *Manager) Remeasure(f *Fitted) error { return m.remeasure(f) }
 
 func (m *Manager) remeasure(f *Fitted) error {
-	req, err := prompt.BuildRequest(m.log.Events())
+	req, err := m.builder.Build(m.log.Events())
 	if err != nil {
 		return err
 	}
@@ -130,7 +135,7 @@ func (m *Manager) remeasure(f *Fitted) error {
 // prune appends the tool/pruned events of planPrune for a saving of need
 // tokens and returns how many it appended.
 func (m *Manager) prune(ctx context.Context, need int) (int, error) {
-	items, err := session.Surface(m.log.Events())
+	items, err := m.builder.Surface(m.log.Events())
 	if err != nil {
 		return 0, err
 	}
@@ -165,7 +170,7 @@ func (m *Manager) InputTooLarge(text string) string {
 // error is for a log that cannot be written or read.
 func (m *Manager) Compact(ctx context.Context) (Result, error) {
 	before := Reading{}
-	if req, err := prompt.BuildRequest(m.log.Events()); err == nil {
+	if req, err := m.builder.Build(m.log.Events()); err == nil {
 		before = m.meter.Read(req)
 	}
 	return m.compact(ctx, session.TriggerManual, 0, 0, before)

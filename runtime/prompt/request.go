@@ -103,6 +103,29 @@ func sameHeader(a, b session.RequestHeader) (bool, error) {
 // what it returns, and any past request can be rebuilt by passing the log
 // prefix that ends where that request was sent.
 func BuildRequest(events []session.Event) (llm.Request, error) {
+	return buildRequest(events, session.DeriveMessages)
+}
+
+// Builder is BuildRequest for one log that only grows, as the agent
+// builds a request every step: it keeps the decoded surface between calls
+// (see session.Projector), so each call decodes only the new events. Its
+// results are BuildRequest's. The zero value is ready; safe for
+// concurrent use.
+type Builder struct {
+	surface session.Projector
+}
+
+// Build is BuildRequest(events).
+func (b *Builder) Build(events []session.Event) (llm.Request, error) {
+	return buildRequest(events, b.surface.Messages)
+}
+
+// Surface is session.Surface(events), from the same kept decoding.
+func (b *Builder) Surface(events []session.Event) ([]session.SurfaceItem, error) {
+	return b.surface.Surface(events)
+}
+
+func buildRequest(events []session.Event, derive func([]session.Event) ([]llm.Message, error)) (llm.Request, error) {
 	h, found, err := LastHeader(events)
 	if err != nil {
 		return llm.Request{}, err
@@ -110,7 +133,7 @@ func BuildRequest(events []session.Event) (llm.Request, error) {
 	if !found {
 		return llm.Request{}, ErrNoHeader
 	}
-	msgs, err := session.DeriveMessages(events)
+	msgs, err := derive(events)
 	if err != nil {
 		return llm.Request{}, err
 	}

@@ -73,19 +73,21 @@ type CompactionStart struct {
 }
 
 // CompactionSummary records one summary side request and its answer. The
-// request is rebuilt from the log alone: the request of the log prefix
-// that ends before this event, its first ReplayedMessages messages, and
-// Instruction as one more user message (see compact.RebuildRequest).
-// Replaces is the span the summary stands for; ReplacedTokens and
-// SummaryTokens are local estimates of both sides. Rejected says why the
-// summary was not used; when empty, the next event is the user/message
-// carrying it.
+// request is rebuilt from the log alone: the request built from the
+// events before seq ReplayedFrom (the last request sent, when the side
+// request replays it, so the provider's prefix cache serves it), its
+// first ReplayedMessages messages, and Instruction as one more user
+// message, with Options (see compact.RebuildRequest). Replaces is the span
+// the summary stands for; ReplacedTokens and SummaryTokens are local
+// estimates of both sides. Rejected says why the summary was not used;
+// when empty, the next event is the user/message carrying it.
 type CompactionSummary struct {
 	ID               string      `json:"compactionId"`
 	Pass             int         `json:"pass"`
 	Attempt          int         `json:"attempt"`
 	Replaces         SurfaceSpan `json:"replaces"`
 	ReplacedMessages int         `json:"replacedMessages"`
+	ReplayedFrom     int64       `json:"replayedFrom"`
 	ReplayedMessages int         `json:"replayedMessages"`
 	ReplacedTokens   int         `json:"replacedTokens"`
 	SummaryTokens    int         `json:"summaryTokens"`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
 )
@@ -145,4 +146,81 @@ func OnSurface(events []Event, i int) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// Projector derives the surface of one growing log again and again
+// without decoding the same events twice: a log only grows, so the
+// decoded prefix is kept and each call decodes only the events appended
+// since. Results are those of DeriveMessages and Surface. Given a list
+// that is not an extension of the last one (shorter, or a different event
+// where the kept prefix ends), it starts over. Safe for concurrent use.
+type Projector struct {
+	mu   sync.Mutex
+	n    int   // events decoded
+	last Event // events[n-1], to recognise an extension
+	proj projection
+}
+
+// Messages is DeriveMessages(events).
+func (p *Projector) Messages(events []Event) ([]llm.Message, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.extend(events); err != nil {
+		return nil, err
+	}
+	if len(p.proj.ops) == 0 {
+		return append(make([]llm.Message, 0, len(p.proj.msgs)), p.proj.msgs...), nil
+	}
+	items, err := p.proj.apply()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]llm.Message, len(items))
+	for i := range items {
+		out[i] = items[i].Message
+	}
+	return out, nil
+}
+
+// Surface is Surface(events).
+func (p *Projector) Surface(events []Event) ([]SurfaceItem, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.extend(events); err != nil {
+		return nil, err
+	}
+	return p.proj.apply()
+}
+
+func (p *Projector) extend(events []Event) error {
+	if p.n > len(events) || (p.n > 0 && !sameEvent(events[p.n-1], p.last)) {
+		p.n, p.proj = 0, projection{}
+	}
+	if p.n == len(events) {
+		return nil
+	}
+	var more projection
+	var err error
+	if p.n == 0 {
+		more, err = project(events)
+	} else {
+		more, err = deriveRange(events[p.n:])
+	}
+	if err != nil {
+		p.n, p.proj = 0, projection{}
+		return err
+	}
+	for _, op := range more.ops {
+		op.at += len(p.proj.msgs)
+		p.proj.ops = append(p.proj.ops, op)
+	}
+	p.proj.msgs = append(p.proj.msgs, more.msgs...)
+	p.proj.seqs = append(p.proj.seqs, more.seqs...)
+	p.n, p.last = len(events), events[len(events)-1]
+	return nil
+}
+
+// sameEvent reports whether a and b are the same event.
+func sameEvent(a, b Event) bool {
+	return a.Seq == b.Seq && a.Type == b.Type && a.Time == b.Time && bytes.Equal(a.Data, b.Data)
 }

@@ -120,23 +120,31 @@ func TestSurfaceReplacements(t *testing.T) {
 	}
 }
 
-func TestSurfaceInParallelEqualsOnePass(t *testing.T) {
+// compacted is a log of whole turns (until it holds size events) whose
+// result is pruned every pruneEvery turns and which is summarised every
+// summaryEvery turns, each summary starting on the previous one.
+func compacted(t *testing.T, size, pruneEvery, summaryEvery int) *script {
 	s := &script{t: t}
 	var from int64 = -1
-	for turn := 1; len(s.events) < 20_000; turn++ {
+	for turn := 1; len(s.events) < size; turn++ {
 		s.completeTurn(turn)
 		user, result, answer := s.last()-9, s.last()-5, s.last()-2
 		if from < 0 {
 			from = user
 		}
-		if turn%7 == 0 {
+		if turn%pruneEvery == 0 {
 			s.pruned(result, fmt.Sprintf("pruned %d", turn))
 		}
-		if turn%50 == 0 {
+		if turn%summaryEvery == 0 {
 			s.summary(fmt.Sprintf("summary %d", turn), from, answer)
 			from = s.last()
 		}
 	}
+	return s
+}
+
+func TestSurfaceInParallelEqualsOnePass(t *testing.T) {
+	s := compacted(t, 20_000, 7, 50)
 	got, err := session.Surface(s.events)
 	must(t, err)
 	var want []string
@@ -173,4 +181,47 @@ func contentsSequential(t *testing.T, events []session.Event) []string {
 		out = append(out, m.Content)
 	}
 	return out
+}
+
+func TestProjectorEqualsAFreshDerivationAtEveryLength(t *testing.T) {
+	s := compacted(t, 700, 3, 20)
+	var p session.Projector
+	check := func(n int) {
+		t.Helper()
+		want, err := session.Surface(s.events[:n])
+		must(t, err)
+		got, err := p.Surface(s.events[:n])
+		must(t, err)
+		msgs, err := p.Messages(s.events[:n])
+		must(t, err)
+		wantMsgs, err := session.DeriveMessages(s.events[:n])
+		must(t, err)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(msgs, wantMsgs) {
+			t.Fatalf("projector differs from a fresh derivation at %d events", n)
+		}
+	}
+	for n := 0; n <= len(s.events); n += 7 {
+		check(n)
+	}
+	t.Run("a list that is not an extension starts over", func(t *testing.T) {
+		check(len(s.events))
+		check(40)
+		other := append([]session.Event(nil), s.events[:100]...)
+		other[99].Data = []byte(`{"id":"x","content":[{"type":"text","text":"changed"}],"source":{"kind":"user"}}`)
+		other[99].Type = session.TypeUserMessage
+		want, err := session.DeriveMessages(other)
+		must(t, err)
+		got, err := p.Messages(other)
+		must(t, err)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatal("the projector kept a prefix that changed")
+		}
+	})
+	t.Run("a bad event is reported and forgotten", func(t *testing.T) {
+		bad := append(append([]session.Event(nil), s.events...), session.Event{Seq: int64(len(s.events)), Type: session.TypeToolResult, Data: []byte(`{"content":1}`)})
+		if _, err := p.Messages(bad); err == nil {
+			t.Fatal("no error for an undecodable result")
+		}
+		check(len(s.events))
+	})
 }

@@ -1,0 +1,294 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ptc-dev/ptc/runtime/agent"
+	"github.com/ptc-dev/ptc/runtime/compact"
+	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
+	"github.com/ptc-dev/ptc/runtime/llm/script"
+	"github.com/ptc-dev/ptc/runtime/prompt"
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/tools/builtin"
+)
+
+type readArgs struct {
+	N int `json:"n"`
+}
+
+// bigRead returns 20 KB of distinct text per call.
+func bigRead() tools.Tool {
+	spec := tools.Spec{Name: "read_big", Description: "Read one big file.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
+	return tools.New(spec, func(_ context.Context, _ tools.Call, in readArgs) (string, error) {
+		var b strings.Builder
+		for i := 0; b.Len() < 20_000; i++ {
+			fmt.Fprintf(&b, "file %d, line %d: the quick brown fox jumps over the lazy dog\n", in.N, i)
+		}
+		return b.String()[:20_000], nil
+	}, tools.Safe())
+}
+
+// todoAt are the steps that also rewrite the todo list, and the list.
+var todoAt = map[int][]session.TodoItem{
+	30:  {{Content: "read files 1-100", Status: "in_progress"}, {Content: "write the report", Status: "pending"}},
+	110: {{Content: "read files 1-100", Status: "completed"}, {Content: "read files 101-200", Status: "in_progress"}, {Content: "write the report", Status: "pending"}},
+	160: {{Content: "read files 1-100", Status: "completed"}, {Content: "read files 101-200", Status: "in_progress"}, {Content: "write the report", Status: "in_progress"}},
+}
+
+// longScript is 200 steps of one read_big call each (some with a
+// todo_write), a final answer, and a summary for every compaction.
+func longScript(steps int) []script.Reply {
+	var out []script.Reply
+	for i := 1; i <= steps; i++ {
+		r := script.Reply{Text: fmt.Sprintf("Reading file %d.", i),
+			ToolCalls: []llm.ToolCall{{ID: fmt.Sprintf("r%d", i), Name: "read_big", Arguments: fmt.Sprintf(`{"n":%d}`, i)}}}
+		if todos, ok := todoAt[i]; ok {
+			args, _ := json.Marshal(map[string]any{"todos": todos})
+			r.ToolCalls = append(r.ToolCalls, llm.ToolCall{ID: fmt.Sprintf("t%d", i), Name: "todo_write", Arguments: string(args)})
+		}
+		out = append(out, r)
+	}
+	out = append(out, script.Reply{Text: "All files read."})
+	out = append(out, script.Reply{Summary: true, Repeat: true,
+		Text: "<summary>\n## Task and intent\nRead every file.\n## Next step\nRead the next file.\n</summary>"})
+	return out
+}
+
+type longRun struct {
+	store  *session.MemStore
+	events []session.Event
+	reqs   []llm.Request
+	out    agent.Outcome
+}
+
+func runLong(t *testing.T, cfg compact.Config) longRun {
+	t.Helper()
+	ctx := context.Background()
+	store := session.NewMemStore()
+	log, err := session.Create(ctx, store, session.Header{ID: "long"}, session.LogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &llmtest.Capture{Provider: script.New(longScript(200))}
+	a := newAgent(t, p, log, cfg)
+	out, err := a.RunTurn(ctx, "Read the 200 files one by one.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return longRun{store: store, events: log.Events(), reqs: p.Requests(), out: out}
+}
+
+func newAgent(t *testing.T, p llm.Provider, log agent.Log, cfg compact.Config) *agent.Agent {
+	t.Helper()
+	reg, err := tools.NewRegistry(tools.PresentNative, bigRead(), builtin.TodoWrite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	a, err := agent.New(agent.Config{
+		Provider: p, Model: "m", System: "You read files.",
+		Tools:      agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})),
+		Compaction: cfg,
+		NewID:      func() string { n++; return fmt.Sprintf("id%d", n) },
+		Context:    func() prompt.Context { return prompt.Context{Workspace: "/w", Sandbox: "read-only"} },
+	}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// scriptTokens is what the scripted provider reports as input tokens.
+func scriptTokens(req llm.Request) int {
+	b, _ := json.Marshal(req)
+	return (len(b) + 3) / 4
+}
+
+func indexes(events []session.Event, typ string) []int {
+	var out []int
+	for i, e := range events {
+		if e.Type == typ {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func TestALongSessionStaysInsideItsWindow(t *testing.T) {
+	const window = 32768
+	r := runLong(t, compact.Config{Window: window, Auto: true})
+	if r.out.Reason != session.ReasonCompleted || r.out.Steps != 201 || r.out.Text != "All files read." {
+		t.Fatalf("outcome %+v", r.out)
+	}
+	meters, pruned := indexes(r.events, session.TypeContextMeter), indexes(r.events, session.TypeToolPruned)
+	starts := indexes(r.events, session.TypeCompactionStart)
+	t.Logf("%d requests, %d pruned results, %d compactions", len(r.reqs), len(pruned), len(starts))
+
+	t.Run("no request exceeds the window", func(t *testing.T) {
+		for i, req := range r.reqs {
+			if n := scriptTokens(req); n > window {
+				t.Fatalf("request %d is %d tokens", i, n)
+			}
+		}
+		for _, i := range meters {
+			var m session.ContextMeter
+			decodeInto(t, r.events[i], &m)
+			if m.Tokens > window || m.Window != window || m.Threshold != window*8/10 {
+				t.Fatalf("meter %+v", m)
+			}
+		}
+	})
+	t.Run("pruning happens before compaction", func(t *testing.T) {
+		if len(pruned) == 0 || len(starts) < 2 || pruned[0] > starts[0] {
+			t.Fatalf("first prune at %v, first compaction at %v", pruned, starts)
+		}
+	})
+	t.Run("each compaction request is the previous request plus one user message", func(t *testing.T) {
+		n := 0
+		for i, req := range r.reqs {
+			if !llm.IsSummaryRequest(req) {
+				continue
+			}
+			n++
+			prev := r.reqs[i-1]
+			if llm.IsSummaryRequest(prev) {
+				t.Fatalf("request %d: two summary requests in a row (a retry or a second pass)", i)
+			}
+			k := len(prev.Messages)
+			if req.System != prev.System || !reflect.DeepEqual(req.Tools, prev.Tools) ||
+				len(req.Messages) != k+1 || !reflect.DeepEqual(req.Messages[:k], prev.Messages) || req.Messages[k].Role != llm.RoleUser {
+				t.Fatalf("summary request %d is not request %d plus one user message", i, i-1)
+			}
+		}
+		if n != len(starts) {
+			t.Fatalf("%d summary requests for %d compactions", n, len(starts))
+		}
+	})
+	t.Run("every request rebuilds from the stored log", func(t *testing.T) {
+		ld, err := session.LoadSession(context.Background(), r.store, "long")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rebuilt := rebuildAll(t, ld.Events)
+		if len(rebuilt) != len(r.reqs) {
+			t.Fatalf("%d requests rebuilt, %d sent", len(rebuilt), len(r.reqs))
+		}
+		for i := range rebuilt {
+			a, _ := json.Marshal(rebuilt[i])
+			b, _ := json.Marshal(r.reqs[i])
+			if string(a) != string(b) {
+				t.Fatalf("request %d rebuilds differently", i)
+			}
+		}
+	})
+	t.Run("the latest todo list survives compaction", func(t *testing.T) {
+		var latest []session.TodoItem
+		summaries := 0
+		for _, e := range r.events {
+			switch e.Type {
+			case session.TypeTodoWrite:
+				var d session.TodoWrite
+				decodeInto(t, e, &d)
+				latest = d.Todos
+			case session.TypeUserMessage:
+				var d session.UserMessage
+				decodeInto(t, e, &d)
+				if d.Replaces == nil || latest == nil {
+					continue
+				}
+				summaries++
+				for _, td := range latest {
+					if line := fmt.Sprintf("- [%s] %s", td.Status, td.Content); !strings.Contains(d.Content[0].Text, line) {
+						t.Fatalf("summary at seq %d lacks the todo %q", e.Seq, line)
+					}
+				}
+			}
+		}
+		final, err := prompt.BuildRequest(r.events)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if summaries == 0 || !strings.Contains(final.Messages[0].Content, "- [in_progress] write the report") {
+			t.Fatalf("%d summaries after a todo list; final surface opens with %.200q", summaries, final.Messages[0].Content)
+		}
+	})
+	t.Run("a resumed session continues from the compacted surface", func(t *testing.T) {
+		ctx := context.Background()
+		log, err := session.Open(ctx, r.store, "long", session.LogOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := prompt.BuildRequest(log.Events())
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &llmtest.Capture{Provider: script.New([]script.Reply{{Text: "Report written."}})}
+		out, err := newAgent(t, p, log, compact.Config{Window: window, Auto: true}).RunTurn(ctx, "Now write the report.")
+		if err != nil || out.Reason != session.ReasonCompleted {
+			t.Fatalf("resumed turn %+v, %v", out, err)
+		}
+		got := p.Requests()[0].Messages
+		if len(got) != len(before.Messages)+1 || !reflect.DeepEqual(got[:len(before.Messages)], before.Messages) {
+			t.Fatal("the resumed request does not start with the stored surface")
+		}
+		var m session.ContextMeter
+		decodeInto(t, log.Events()[indexes(log.Events(), session.TypeContextMeter)[len(meters)]], &m)
+		if m.Basis != compact.BasisReported {
+			t.Fatalf("the resumed meter did not restore its baseline: %+v", m)
+		}
+	})
+}
+
+// rebuildAll rebuilds every request of a stored session in the order they
+// were sent: a step request at each context/meter, a summary request at
+// each compaction/summary.
+//
+// Step requests come from growing prefixes, so a prompt.Builder rebuilds
+// them (it equals BuildRequest, see its tests); the last one is checked
+// against BuildRequest itself.
+func rebuildAll(t *testing.T, events []session.Event) []llm.Request {
+	t.Helper()
+	var out []llm.Request
+	var b prompt.Builder
+	last := -1
+	for i, e := range events {
+		var req llm.Request
+		var err error
+		switch e.Type {
+		case session.TypeContextMeter:
+			req, err = b.Build(events[:i+1])
+			last = len(out)
+		case session.TypeCompactionSummary:
+			req, err = compact.RebuildRequest(events, i)
+		default:
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, req)
+	}
+	if last >= 0 {
+		i := indexes(events, session.TypeContextMeter)
+		pure, err := prompt.BuildRequest(events[:i[len(i)-1]+1])
+		if err != nil || !reflect.DeepEqual(pure, out[last]) {
+			t.Fatalf("the builder and BuildRequest disagree on the last request (%v)", err)
+		}
+	}
+	return out
+}
+
+func decodeInto(t *testing.T, e session.Event, v any) {
+	t.Helper()
+	if err := json.Unmarshal(e.Data, v); err != nil {
+		t.Fatal(err)
+	}
+}
