@@ -100,6 +100,8 @@ func sortedLines(s string) []string {
 // on a fresh copy of agentFixture at the same path, once with bash and the
 // host's GNU tools and once with this package's shell, and compares stdout
 // and exit status. It prints the match rate; a mismatch fails the test.
+// With PTC_ONELINERS_PTC naming a ptc binary, the guest side runs through
+// `ptc sh` instead: the wasm guest under the real sandbox.
 func TestAgentOneLiners(t *testing.T) {
 	bin := referenceBin(t)
 	base := t.TempDir()
@@ -113,7 +115,12 @@ func TestAgentOneLiners(t *testing.T) {
 			continue
 		}
 		ref := runReference(t, work, home, env, ol.command)
-		got := runGuestShell(t, work, home, env, ol.command)
+		var got outcome
+		if ptc := os.Getenv("PTC_ONELINERS_PTC"); ptc != "" {
+			got = runPTC(t, ptc, work, home, ol.command)
+		} else {
+			got = runGuestShell(t, work, home, env, ol.command)
+		}
 		if ref.same(got, ol.tag) {
 			matched++
 			continue
@@ -176,4 +183,25 @@ func runGuestShell(t *testing.T, work, home string, env map[string]string, comma
 		t.Errorf("%s: the shell failed: %v", command, err)
 	}
 	return outcome{out.String(), code}
+}
+
+// runPTC runs command with `ptc sh` in the workspace work.
+func runPTC(t *testing.T, ptc, work, home, command string) outcome {
+	t.Helper()
+	reset(t, work, home)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, ptc, "sh", "--workspace", work, command)
+	c.Dir = work
+	var out bytes.Buffer
+	c.Stdout = &out
+	err := c.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return outcome{out.String(), ee.ExitCode()}
+	case err != nil:
+		t.Fatalf("ptc sh %q: %v", command, err)
+	}
+	return outcome{out.String(), 0}
 }

@@ -4,36 +4,62 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// canonical resolves every symlink in p; mode 'f' (the default of
-// realpath) needs all but the last component to exist, 'e' all of them,
-// 'm' none.
+// canonical resolves every symlink in the absolute path p; mode 'f' (the
+// default of realpath) needs all but the last component to exist, 'e' all
+// of them, 'm' none. It walks the components itself rather than use
+// filepath.EvalSymlinks: in the sandbox a mount can sit below directories
+// that are not visible (a workspace under /tmp/x/y), and a prefix that
+// cannot be looked up while the whole path can is one of those.
 func canonical(p string, mode byte) (string, error) {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r, nil
-	} else if mode == 'e' {
-		return "", err
+	rest := strings.Split(strings.TrimPrefix(filepath.Clean(p), "/"), "/")
+	cur := "/"
+	for hops := 0; len(rest) > 0; {
+		comp := rest[0]
+		rest = rest[1:]
+		if comp == "" || comp == "." {
+			continue
+		}
+		if comp == ".." {
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, comp)
+		fi, err := os.Lstat(next)
+		switch {
+		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+			if hops++; hops > 40 {
+				return "", &os.PathError{Op: "readlink", Path: p, Err: errors.New("Too many levels of symbolic links")}
+			}
+			target, err := os.Readlink(next)
+			if err != nil {
+				return "", err
+			}
+			if filepath.IsAbs(target) {
+				cur = "/"
+			}
+			rest = append(strings.Split(target, "/"), rest...)
+			continue
+		case err == nil:
+		case len(rest) > 0 && existsPath(filepath.Join(append([]string{next}, rest...)...)):
+			// a directory above a mount
+		case mode == 'm', mode == 'f' && len(rest) == 0 && !os.IsPermission(err):
+		default:
+			return "", err
+		}
+		cur = next
 	}
-	dir, base := filepath.Split(p)
-	if dir == "" || dir == p {
-		return p, nil
-	}
-	parent := filepath.Clean(dir)
-	var r string
-	var err error
-	if mode == 'm' {
-		r, err = canonical(parent, 'm')
-	} else {
-		r, err = filepath.EvalSymlinks(parent)
-	}
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(r, base), nil
+	return cur, nil
+}
+
+func existsPath(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 func realpath(c *cmd, args []string) int {
