@@ -25,7 +25,7 @@ type Home struct {
 	presets *presets.Set
 	models  *models.Table
 	host    *sandbox.Host
-	events  *session.BadgerStore
+	catalog *session.Catalog
 	closed  bool
 }
 
@@ -106,8 +106,15 @@ func (h *Home) Host() (*sandbox.Host, error) {
 func (h *Home) SpillDir(id string) string { return filepath.Join(h.dir, "spill", id) }
 
 // Catalog is the home's sessions, one directory each (see
-// session.Catalog).
-func (h *Home) Catalog() *session.Catalog { return session.NewCatalog(h.dir) }
+// session.Catalog); the same catalog for the life of the Home.
+func (h *Home) Catalog() *session.Catalog {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.catalog == nil {
+		h.catalog = session.NewCatalog(h.dir)
+	}
+	return h.catalog
+}
 
 // Close stops the sandbox host. Sessions must be closed first.
 func (h *Home) Close() error {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Catalog is the sessions of one home: one directory per session under
@@ -25,6 +26,10 @@ import (
 type Catalog struct {
 	home string
 	dir  string
+
+	once    sync.Once // the migration check, once per catalog
+	mu      sync.Mutex
+	notices []string
 }
 
 // Files of a session directory.

@@ -22,6 +22,13 @@ import (
 const holderEnv = "PTC_SESSION_TEST_HOLD_STORE"
 
 func TestMain(m *testing.M) {
+	if home := os.Getenv(ownerEnv); home != "" {
+		if err := ownSession(home); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if dir := os.Getenv(holderEnv); dir != "" {
 		if err := holdStore(dir); err != nil {
 			fmt.Fprintln(os.Stderr, err)
