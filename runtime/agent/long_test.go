@@ -292,3 +292,123 @@ func decodeInto(t *testing.T, e session.Event, v any) {
 		t.Fatal(err)
 	}
 }
+
+// overflowOnce answers its first request the way OpenAI and DeepSeek
+// refuse an over-long one, and passes every later request on.
+type overflowOnce struct {
+	llm.Provider
+	refused bool
+}
+
+func (p *overflowOnce) Stream(ctx context.Context, req llm.Request, on func(llm.Chunk)) (*llm.Response, error) {
+	if !p.refused {
+		p.refused = true
+		return nil, &llm.Error{Kind: llm.ErrContextOverflow, Status: 400, ContextWindow: 32768,
+			Message: "This model's maximum context length is 32768 tokens. However, you requested 33500 tokens."}
+	}
+	return p.Provider.Stream(ctx, req, on)
+}
+
+func TestAContextOverflowIsCompactedAndTheStepRetried(t *testing.T) {
+	ctx := context.Background()
+	store := session.NewMemStore()
+	log, err := session.Create(ctx, store, session.Header{ID: "o"}, session.LogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nothing to prune (PruneAbove is over every result), so the
+	// recovery has to compact. The history is one the meter believes fits:
+	// about 20 k tokens in 4 steps.
+	cfg := compact.Config{Window: 32768, Auto: true, PruneAbove: 1 << 20}
+	if out, err := newAgent(t, script.New(longScript(4)), log, cfg).RunTurn(ctx, "Read four files."); err != nil || out.Reason != session.ReasonCompleted {
+		t.Fatalf("setup turn %+v, %v", out, err)
+	}
+	replies := []script.Reply{{Text: "Summarised and done."}, longScript(0)[1]}
+	p := &llmtest.Capture{Provider: &overflowOnce{Provider: script.New(replies)}}
+	out, err := newAgent(t, p, log, cfg).RunTurn(ctx, "Now summarise what you read.")
+	if err != nil || out.Reason != session.ReasonCompleted || out.Text != "Summarised and done." {
+		t.Fatalf("turn %+v, %v", out, err)
+	}
+	events := log.Events()
+	var kinds []string
+	for _, e := range events[indexes(events, session.TypeTurnStart)[1]:] {
+		switch e.Type {
+		case session.TypeAssistantAttempt, session.TypeLLMRetry, session.TypeCompactionStart, session.TypeCompactionEnd, session.TypeAssistantMessage:
+			kinds = append(kinds, e.Type)
+		}
+	}
+	want := []string{session.TypeAssistantAttempt, session.TypeLLMRetry, session.TypeCompactionStart, session.TypeCompactionEnd, session.TypeAssistantMessage}
+	if !reflect.DeepEqual(kinds, want) {
+		t.Fatalf("events %v, want %v", kinds, want)
+	}
+	var start session.CompactionStart
+	decodeInto(t, events[indexes(events, session.TypeCompactionStart)[0]], &start)
+	var retry session.LLMRetry
+	decodeInto(t, events[indexes(events, session.TypeLLMRetry)[0]], &retry)
+	if start.Trigger != session.TriggerOverflow || retry.Code != string(llm.ErrContextOverflow) || retry.Step != 1 {
+		t.Fatalf("compaction %+v after retry %+v", start, retry)
+	}
+	reqs := p.Requests()
+	last := reqs[len(reqs)-1]
+	if !strings.HasPrefix(last.Messages[0].Content, "[Summary of the earlier part") || compact.RequestTokens(last) >= compact.RequestTokens(reqs[0]) {
+		t.Fatal("the retried request is not the compacted one")
+	}
+	t.Run("an overflow compaction cannot cure ends the turn saying so, once", func(t *testing.T) {
+		p := &alwaysOverflow{}
+		out, err := newAgent(t, p, log, cfg).RunTurn(ctx, "Again.")
+		if err != nil || out.Reason != session.ReasonError || p.calls != 1 ||
+			!strings.Contains(out.Failure, "context window is 32768 tokens, even after pruning old tool results and compacting") {
+			t.Fatalf("turn %+v after %d requests, %v", out, p.calls, err)
+		}
+		if _, err := newAgent(t, script.New([]script.Reply{{Text: "still usable"}}), log, compact.Config{}).RunTurn(ctx, "hello"); err != nil {
+			t.Fatalf("the session is not usable after the failure: %v", err)
+		}
+	})
+	t.Run("a second overflow after a compaction ends the turn with the provider's message", func(t *testing.T) {
+		log, err := session.Create(ctx, store, session.Header{ID: "o2"}, session.LogOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := newAgent(t, script.New(longScript(4)), log, cfg).RunTurn(ctx, "Read four files."); err != nil {
+			t.Fatal(err)
+		}
+		p := &alwaysOverflow{}
+		out, err := newAgent(t, p, log, cfg).RunTurn(ctx, "Go on.")
+		if err != nil || out.Reason != session.ReasonError || !strings.Contains(out.Failure, "maximum context length") || p.calls != 3 {
+			t.Fatalf("turn %+v after %d requests (want step, summary, step), %v", out, p.calls, err)
+		}
+	})
+}
+
+// alwaysOverflow refuses every step request and answers summaries.
+type alwaysOverflow struct{ calls int }
+
+func (p *alwaysOverflow) Name() string { return "overflow" }
+
+func (p *alwaysOverflow) Stream(ctx context.Context, req llm.Request, on func(llm.Chunk)) (*llm.Response, error) {
+	p.calls++
+	if llm.IsSummaryRequest(req) {
+		return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "<summary>short</summary>"}, Finish: llm.FinishStop}, nil
+	}
+	return nil, &llm.Error{Kind: llm.ErrContextOverflow, Status: 400, Message: "maximum context length is 32768 tokens"}
+}
+
+func TestAnInputLargerThanTheWindowIsRefusedUpFront(t *testing.T) {
+	ctx := context.Background()
+	log, err := session.Create(ctx, session.NewMemStore(), session.Header{ID: "big"}, session.LogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &llmtest.Capture{Provider: script.New([]script.Reply{{Text: "never"}})}
+	out, err := newAgent(t, p, log, compact.Config{Window: 32768}).RunTurn(ctx, strings.Repeat("0123456789", 1_000_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Reason != session.ReasonError || !strings.Contains(out.Failure, "about 2500000 tokens (10000000 characters)") ||
+		!strings.Contains(out.Failure, "context window of 32768 tokens") {
+		t.Fatalf("outcome %+v", out)
+	}
+	if len(p.Requests()) != 0 || len(indexes(log.Events(), session.TypeUserMessage)) != 0 {
+		t.Fatal("the input was sent or logged")
+	}
+}
