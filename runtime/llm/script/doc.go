@@ -8,6 +8,8 @@
 //	   "finish": "stop" | "length",
 //	   "delay_ms": 50},                                     pause between streamed chunks
 //	  {"error": {"status": 429, "message": "slow down", "retry_after_ms": 10}},
+//	  {"error": {"kind": "context-overflow", "status": 400,
+//	             "message": "maximum context length is 32768 tokens"}},
 //	  {}                                                    an empty answer (ErrEmpty)
 //	  {"summary": true, "text": "<summary>…</summary>"}     answers one summary request
 //	],

@@ -71,3 +71,14 @@ func TestParseSummaryErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestAScriptCanRefuseARequestAsTooLong(t *testing.T) {
+	replies, err := Parse("s.json", []byte(`{"replies": [{"error": {"kind": "context-overflow", "status": 400, "message": "maximum context length is 32768 tokens"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(replies).Stream(context.Background(), llm.Request{}, nil)
+	if e := llm.AsError(err); e.Kind != llm.ErrContextOverflow || e.Retryable() {
+		t.Fatalf("err = %+v", e)
+	}
+}
