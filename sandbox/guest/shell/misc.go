@@ -2,7 +2,6 @@ package shell
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"time"
@@ -81,75 +80,6 @@ func isShellBuiltin(name string) bool {
 		}
 	}
 	return false
-}
-
-// xargs reads words from stdin and runs the command with them, through
-// the interpreter (functions and builtins work; there is no exec).
-func xargs(c *cmd, args []string) int {
-	o, err := flagSpec{short: "n:I:0rtd:L:"}.parse(args)
-	if err != nil {
-		return c.usage(err)
-	}
-	command := o.args
-	if len(command) == 0 {
-		command = []string{"echo"}
-	}
-	data, err := io.ReadAll(c.stdin)
-	if err != nil {
-		return c.fail("%v", err)
-	}
-	var items []string
-	switch {
-	case o.has("0"):
-		items = strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
-	case o.has("I") || o.has("L") || o.has("d"):
-		sep := "\n"
-		if o.has("d") {
-			sep = o.val("d")
-		}
-		for _, l := range strings.Split(string(data), sep) {
-			if strings.TrimSpace(l) != "" {
-				items = append(items, strings.TrimSpace(l))
-			}
-		}
-	default:
-		items = strings.Fields(string(data))
-	}
-	if len(items) == 0 && o.has("r") {
-		return 0
-	}
-	per := len(items)
-	fmt.Sscan(o.val("n"), &per)
-	fmt.Sscan(o.val("L"), &per)
-	if o.has("I") {
-		per = 1
-	}
-	per = max(per, 1)
-	status := 0
-	for start := 0; start < len(items) || start == 0; start += per {
-		batch := items[start:min(start+per, len(items))]
-		var argv []string
-		if rep := o.val("I"); rep != "" {
-			for _, a := range command {
-				argv = append(argv, strings.ReplaceAll(a, rep, strings.Join(batch, " ")))
-			}
-		} else {
-			argv = append(append(argv, command...), batch...)
-		}
-		if o.has("t") {
-			fmt.Fprintln(c.stderr, strings.Join(argv, " "))
-		}
-		if st := c.reenter(argv); st != 0 {
-			status = 123
-			if st == 127 || st == 255 {
-				return st
-			}
-		}
-		if len(items) == 0 {
-			break
-		}
-	}
-	return status
 }
 
 // reenter runs argv as a command in a fresh interpreter sharing this
