@@ -236,4 +236,3 @@ func xargsArgv(command, batch []string, replace string) []string {
 	}
 	return argv
 }
-
