@@ -41,6 +41,16 @@ func compileSchema(tool, which string, doc json.RawMessage) (*jsonschema.Schema,
 	return s, nil
 }
 
+// CheckSchema reports whether a JSON Schema document compiles as a tool
+// schema does in NewRegistry (self-contained; the draft its $schema
+// names, 2020-12 by default). Tool sources that take schemas from
+// elsewhere, such as MCP servers, use it to drop a schema that would make
+// the whole registry fail.
+func CheckSchema(doc json.RawMessage) error {
+	_, err := compileSchema("check", "schema", doc)
+	return err
+}
+
 // decodeJSON parses one JSON document with numbers kept exact (what the
 // validator expects) and refuses trailing data.
 func decodeJSON(b []byte) (any, error) {

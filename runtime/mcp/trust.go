@@ -1,0 +1,178 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// TrustFile is where approvals of project servers are kept, in $PTC_HOME.
+const TrustFile = "mcp-trust.json"
+
+// Trust remembers which project servers the user allowed to start, per
+// workspace, by the fingerprint of their definition: editing a server in
+// .mcp.json (another command, other args) needs a new approval.
+type Trust struct {
+	path string
+	mu   sync.Mutex
+}
+
+// trustEntry is one approval.
+type trustEntry struct {
+	Workspace   string `json:"workspace"`
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// OpenTrust returns the trust store of a ptc home.
+func OpenTrust(home string) *Trust { return &Trust{path: filepath.Join(home, TrustFile)} }
+
+func (t *Trust) load() ([]trustEntry, error) {
+	data, err := os.ReadFile(t.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the MCP trust file: %w", err)
+	}
+	var doc struct {
+		Approved []trustEntry `json:"approved"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s is not valid JSON (%v); remove it to approve project servers again", t.path, err)
+	}
+	return doc.Approved, nil
+}
+
+// Approved reports whether s, defined in workspace's project file, was
+// approved as it is now written.
+func (t *Trust) Approved(workspace string, s Server) (bool, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	entries, err := t.load()
+	for _, e := range entries {
+		if e.Workspace == workspace && e.Name == s.Name && e.Fingerprint == s.Fingerprint() {
+			return true, nil
+		}
+	}
+	return false, err
+}
+
+// Approve records that s may start in workspace (replacing an approval
+// of an older definition). The file is replaced atomically.
+func (t *Trust) Approve(workspace string, s Server) error {
+	return t.update(func(es []trustEntry) []trustEntry {
+		es = dropEntry(es, workspace, s.Name)
+		return append(es, trustEntry{workspace, s.Name, s.Fingerprint()})
+	})
+}
+
+// Revoke forgets the approval of the named server in workspace.
+func (t *Trust) Revoke(workspace, name string) error {
+	return t.update(func(es []trustEntry) []trustEntry { return dropEntry(es, workspace, name) })
+}
+
+func dropEntry(es []trustEntry, workspace, name string) []trustEntry {
+	out := es[:0]
+	for _, e := range es {
+		if e.Workspace != workspace || e.Name != name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (t *Trust) update(f func([]trustEntry) []trustEntry) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	entries, err := t.load()
+	if err != nil {
+		return err
+	}
+	entries = f(entries)
+	sort.Slice(entries, func(i, j int) bool {
+		if entries[i].Workspace != entries[j].Workspace {
+			return entries[i].Workspace < entries[j].Workspace
+		}
+		return entries[i].Name < entries[j].Name
+	})
+	data, err := json.MarshalIndent(struct {
+		Approved []trustEntry `json:"approved"`
+	}{entries}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
+		return fmt.Errorf("cannot write the MCP trust file: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(t.path), ".mcp-trust-*")
+	if err != nil {
+		return fmt.Errorf("cannot write the MCP trust file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write the MCP trust file: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cannot write the MCP trust file: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), t.path); err != nil {
+		return fmt.Errorf("cannot write the MCP trust file: %w", err)
+	}
+	return nil
+}
+
+// Admit returns the servers that may start: every user and flag server,
+// and the project servers the user approved. An unapproved project server
+// is put to answerer (an allow for the session is remembered, an allow
+// once is not); without an answerer (headless) it is skipped with a
+// notice saying how to approve it.
+func Admit(ctx context.Context, servers []Server, workspace string, trust *Trust, answerer tools.Answerer) (admitted []Server, notices []string, err error) {
+	for _, s := range servers {
+		if s.Source != SourceProject {
+			admitted = append(admitted, s)
+			continue
+		}
+		ok, err := trust.Approved(workspace, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			admitted = append(admitted, s)
+			continue
+		}
+		answer := ""
+		if answerer != nil {
+			answer, err = answerer.Ask(ctx, tools.Question{
+				Kind: tools.KindApproval, Tool: "MCP server " + printable(s.Name, 100), Args: s.describeJSON(),
+				Text: fmt.Sprintf("This project's %s wants to start the MCP server %s. It runs as your own program, outside the sandbox. Start it?", ProjectFile, printable(s.Name, 100)),
+			})
+			if err != nil && !errors.Is(err, tools.ErrNoAnswerer) {
+				return nil, nil, err
+			}
+		}
+		switch answer {
+		case tools.AnswerAllowSession:
+			if err := trust.Approve(workspace, s); err != nil {
+				return nil, nil, err
+			}
+			fallthrough
+		case tools.AnswerAllowOnce:
+			admitted = append(admitted, s)
+		case tools.AnswerDeny:
+			notices = append(notices, fmt.Sprintf("MCP server %s (from %s) was not started: you denied it.", printable(s.Name, 100), ProjectFile))
+		default:
+			notices = append(notices, fmt.Sprintf("MCP server %s (from %s) was not started: project servers need your approval once; run `ptc mcp approve %s` or start ptc interactively.", printable(s.Name, 100), ProjectFile, printable(s.Name, 100)))
+		}
+	}
+	return admitted, notices, nil
+}
