@@ -11,6 +11,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/live"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -80,6 +81,7 @@ type Session struct {
 	owned *session.Owned
 	log   *session.Log
 	feed  *feed
+	srv   *live.Server // the owner socket, nil if it could not be made
 
 	mu       sync.Mutex // guards the fields below
 	agent    *agent.Agent
@@ -150,6 +152,7 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 		s.owned.Close()
 		return nil, err
 	}
+	s.serve()
 	return s, nil
 }
 
@@ -334,7 +337,7 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
-	err := s.owned.Close()
+	err := errors.Join(s.unserve(), s.owned.Close())
 	s.feed.close()
 	if err != nil {
 		return fmt.Errorf("session %s: %w", s.ID(), err)
