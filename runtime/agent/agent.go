@@ -45,6 +45,11 @@ type Config struct {
 	Options llm.Options
 	// Tools runs the tool calls of a step; nil means the model gets no tools.
 	Tools ToolRunner
+	// Refresh, when set, is asked at every step boundary whether the tool
+	// set changed (an MCP server announced tools/list_changed): it returns
+	// the system text and tools to use from this step on, and the next
+	// request is logged with a request/header of reason change.
+	Refresh func(ctx context.Context) (system string, tools ToolRunner, changed bool)
 	// Env is handed to tool bodies on the context; its Sink defaults to
 	// the session log.
 	Env *tools.Env

@@ -61,6 +61,7 @@ func (a *Agent) steps(ctx context.Context, t *turnState, first Input) (stepEnd, 
 		}
 		pending = nil
 		t.out.Steps = step
+		a.refresh(ctx)
 		end, err := a.runStep(ctx, t, step, input)
 		if err != nil {
 			return end, err
@@ -74,6 +75,16 @@ func (a *Agent) steps(ctx context.Context, t *turnState, first Input) (stepEnd, 
 		if end.reason != "" {
 			return end, nil
 		}
+	}
+}
+
+// refresh takes a changed tool set (Config.Refresh) before a step.
+func (a *Agent) refresh(ctx context.Context) {
+	if a.cfg.Refresh == nil {
+		return
+	}
+	if system, tools, changed := a.cfg.Refresh(ctx); changed {
+		a.cfg.System, a.cfg.Tools = system, tools
 	}
 }
 
