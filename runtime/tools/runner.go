@@ -63,6 +63,20 @@ func NewRunner(reg *Registry, cfg RunnerConfig) *Runner {
 	}
 }
 
+// WithRegistry returns a Runner over reg with this Runner's config, its
+// hooks and a copy of its allow-for-the-session grants: the same session
+// scope over a tool set that changed (an MCP server's new tools). It must
+// not be called while this Runner runs calls.
+func (r *Runner) WithRegistry(reg *Registry) *Runner {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	grants := make(map[string]bool, len(r.grants))
+	for k, v := range r.grants {
+		grants[k] = v
+	}
+	return &Runner{reg: reg, cfg: r.cfg, hooks: r.hooks, grants: grants}
+}
+
 // Registry returns the tool set the Runner dispatches to.
 func (r *Runner) Registry() *Registry { return r.reg }
 
