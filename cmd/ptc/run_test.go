@@ -148,7 +148,7 @@ func TestUserErrorsAreClearSentences(t *testing.T) {
 		{"an unknown session id says how to list sessions", []string{"run", "--resume", "nope", "--base-url", srv.URL, "--model", "m", "hi"}, "ptc sessions"},
 		{"showing an unknown session says how to list sessions", []string{"session", "show", "nope"}, "ptc sessions"},
 		{"a rejected key ends the turn with the server's reason", []string{"run", "--base-url", srv.URL, "--model", "m", "hi"}, "401"},
-		{"an unknown sandbox mode lists the valid ones", []string{"run", "--sandbox", "open", "hi"}, "read-only, workspace-write or danger-full-access"},
+		{"an unknown sandbox mode lists the valid ones", []string{"run", "--sandbox", "open", "hi"}, "read-only, workspace-write, git-write or danger-full-access"},
 	}
 	c := newCLI(t)
 	for _, tc := range cases {
