@@ -8,6 +8,7 @@ import (
 	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/agent"
+	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/llm/backend"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/prompt"
@@ -88,6 +89,8 @@ func compose(in composeInput) (composition, error) {
 		Hooks:    in.hooks,
 		Env:      &tools.Env{SessionID: in.id, Workspace: s.Workspace, SpillDir: in.spill, Answerer: in.answerer},
 		Tools:    agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: policy})),
+		// The window is the model table's, --context-window applied.
+		Compaction: compact.Config{Window: choice.Info.ContextWindow, Auto: in.preset.Compact && !s.NoCompact},
 	}
 	if in.preset.Snapshots {
 		ctx := prompt.Context{Sandbox: s.Sandbox, Approval: s.Approval, Workspace: s.Workspace, Date: today}

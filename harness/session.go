@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptc-dev/ptc/runtime/agent"
+	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/session/live"
@@ -283,6 +284,24 @@ func (s *Session) Run(ctx context.Context, input string) (agent.Outcome, error) 
 		s.mu.Unlock()
 	}()
 	return a.RunTurn(ctx, input)
+}
+
+// Compact summarises the session now, between turns (ptc session compact,
+// /compact): it works even when the context is already over the window,
+// in several passes. How it went is in the Result; the error is for a log
+// that cannot be written, or ErrBusy while a turn runs.
+func (s *Session) Compact(ctx context.Context) (compact.Result, error) {
+	if !s.turn.TryLock() {
+		return compact.Result{}, ErrBusy
+	}
+	defer s.turn.Unlock()
+	s.mu.Lock()
+	a, closed := s.agent, s.closed
+	s.mu.Unlock()
+	if closed {
+		return compact.Result{}, session.ErrClosed
+	}
+	return a.Compact(ctx)
 }
 
 // Cancel cancels the running turn, if any, and reports whether there was

@@ -20,7 +20,7 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 // Unknown fields are errors (a typo must not silently change nothing);
 // snapshots defaults to true and sandbox to workspace-write when absent.
 func Parse(source string, data []byte, knownTools []string) (*Preset, error) {
-	p := &Preset{Snapshots: true, Source: source}
+	p := &Preset{Snapshots: true, Compact: true, Source: source}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(p); err != nil {

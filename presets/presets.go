@@ -36,7 +36,10 @@ type Preset struct {
 	Snapshots    bool               `yaml:"snapshots" json:"snapshots"`
 	Sandbox      string             `yaml:"sandbox" json:"sandbox"`
 	MaxSteps     int                `yaml:"max_steps" json:"maxSteps"`
-	Source       string             `yaml:"-" json:"source"`
+	// Compact lets long sessions prune old tool results and compact
+	// automatically (default true; runtime/compact).
+	Compact bool   `yaml:"compact" json:"compact"`
+	Source  string `yaml:"-" json:"source"`
 }
 
 // Section is an extra system-prompt section (DESIGN.md §6 order bands).

@@ -32,7 +32,7 @@ type runFlags struct {
 var settingFlags = map[string]session.Field{
 	"preset": session.FieldPreset, "model": session.FieldModel, "base-url": session.FieldBaseURL,
 	"workspace": session.FieldWorkspace, "sandbox": session.FieldSandbox, "approval": session.FieldApproval,
-	"max-steps": session.FieldMaxSteps, "context-window": session.FieldContextWindow,
+	"max-steps": session.FieldMaxSteps, "context-window": session.FieldContextWindow, "no-compact": session.FieldNoCompact,
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
@@ -47,6 +47,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&s.Approval, "approval", "", "approval policy: ask (default) or never")
 	fl.IntVar(&s.MaxSteps, "max-steps", 0, "end a turn after this many model requests (0: the preset's budget)")
 	fl.IntVar(&s.ContextWindow, "context-window", 0, "the model's context window in tokens (0: the model table's, see $PTC_HOME/models.yaml)")
+	fl.BoolVar(&s.NoCompact, "no-compact", false, "never prune or compact the context automatically (ptc session compact still works)")
 	fl.StringVar(&f.resume, "resume", "", "continue the session with this id (or a unique prefix of it); the flags given replace its recorded settings")
 	cmd.PreRun = func(c *cobra.Command, _ []string) {
 		f.given = nil

@@ -35,7 +35,7 @@ func interactive(c *cobra.Command, f *runFlags) error {
 	}
 	defer a.Close()
 	pr.sessionID = a.ID()
-	fmt.Fprintf(errw, "ptc session %s — Ctrl-C cancels a running turn, Ctrl-D exits\n", a.ID())
+	fmt.Fprintf(errw, "ptc session %s — Ctrl-C cancels a running turn, /compact summarises the session so far, Ctrl-D exits\n", a.ID())
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
@@ -53,7 +53,11 @@ func interactive(c *cobra.Command, f *runFlags) error {
 		fmt.Fprint(out, "> ")
 		line, err := in.ReadString('\n')
 		text := strings.TrimSpace(line)
-		if text != "" {
+		handled, cerr := compactCommand(c, a.sess, text)
+		if cerr != nil {
+			return cerr
+		}
+		if text != "" && !handled {
 			res, rerr := a.sess.Run(c.Context(), text)
 			if rerr != nil {
 				return rerr

@@ -96,6 +96,7 @@ type printer struct {
 	sessionID string
 	color     bool
 	inText    bool // last thing printed was streamed text without a newline
+	context   contextView
 	inReason  bool
 }
 
@@ -134,6 +135,9 @@ func (p *printer) streamJSON(ev session.Event) {
 }
 
 func (p *printer) text(ev session.Event) {
+	if p.contextText(ev) {
+		return
+	}
 	switch ev.Type {
 	case session.TypeAssistantChunk:
 		var d session.AssistantChunk
@@ -240,6 +244,9 @@ func (p *printer) finish(res agent.Outcome) error {
 	p.breakLine()
 	if res.Reason != session.ReasonCompleted && res.Reason != session.ReasonError {
 		fmt.Fprintf(p.err, "ptc: turn ended: %s\n", res.Reason)
+	}
+	if m := p.context.last; m != nil {
+		fmt.Fprintln(p.err, meterText(*m))
 	}
 	fmt.Fprintf(p.err, "session %s (resume with: ptc run --resume %s)\n", p.sessionID, p.sessionID)
 	return nil

@@ -68,7 +68,7 @@ func newSessionCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.AddCommand(show, export)
+	cmd.AddCommand(show, export, newSessionCompactCmd(&home))
 	return cmd
 }
 

@@ -13,13 +13,15 @@ import (
 
 // Result is how a compaction went. Failure is set when it did not
 // complete; passes that succeeded before it stay (each replaced its span
-// with a valid summary), failed attempts replaced nothing.
+// with a valid summary), failed attempts replaced nothing. Skipped is set
+// instead when there was nothing to compact, and says why.
 type Result struct {
 	ID           string
 	Passes       int
 	TokensBefore int
 	TokensAfter  int
 	Failure      string
+	Skipped      string
 	// Usage sums what the side requests cost, rejected attempts included.
 	Usage llm.Usage
 }
@@ -45,53 +47,75 @@ func (m *Manager) compact(ctx context.Context, trigger string, turn, step int, b
 	if err != nil {
 		return res, err
 	}
-	res.Failure = failure
+	switch f := failure.(type) {
+	case nil:
+	case skipped:
+		res.Skipped = string(f)
+	default:
+		res.Failure = f.Error()
+	}
 	if req, err := m.builder.Build(m.log.Events()); err == nil {
 		res.TokensAfter = m.meter.Read(req).Tokens
 	}
-	end := session.CompactionEnd{ID: res.ID, TokensBefore: res.TokensBefore, TokensAfter: res.TokensAfter, Passes: res.Passes, Error: failure}
+	end := session.CompactionEnd{ID: res.ID, TokensBefore: res.TokensBefore, TokensAfter: res.TokensAfter, Passes: res.Passes,
+		Error: res.Failure, Skipped: res.Skipped}
 	_, err = m.log.Append(ctx, session.TypeCompactionEnd, end, true)
 	return res, err
 }
 
-// passes runs summary passes until the span before the tail is replaced;
-// it returns the failure, if any.
-func (m *Manager) passes(ctx context.Context, res *Result) (string, error) {
+// outcome is how the passes ended: done (nil), failed (a failed value) or
+// skipped (nothing to compact).
+type outcome interface{ Error() string }
+
+type (
+	failed  string
+	skipped string
+)
+
+func (f failed) Error() string  { return string(f) }
+func (s skipped) Error() string { return string(s) }
+
+// passes runs summary passes until the span before the tail is replaced.
+// A Go error is a log failure; the outcome says how the passes ended.
+func (m *Manager) passes(ctx context.Context, res *Result) (outcome, error) {
 	for res.Passes < m.cfg.MaxPasses {
 		events := m.log.Events()
 		req, err := m.builder.Build(events)
 		if errors.Is(err, prompt.ErrNoHeader) {
-			return "nothing to compact: no model request was sent in this session yet", nil
+			return skipped("nothing to compact: no model request was sent in this session yet"), nil
 		}
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		items, err := m.builder.Surface(events)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		tail := m.tailStart(items)
 		if !worthReplacing(items, tail) {
 			if res.Passes > 0 {
-				return "", nil
+				return nil, nil
 			}
-			return "nothing to compact: everything on the surface is recent enough to stay verbatim", nil
+			return skipped("nothing to compact: everything on the surface is recent enough to stay verbatim"), nil
 		}
 		p, ok := m.planPass(events, req, items, tail, res.Passes == 0)
 		if !ok {
-			return fmt.Sprintf("the oldest step alone (about %d tokens) does not fit a summary request in a %d-token window",
-				MessageTokens(items[0].Message), m.cfg.Window), nil
+			return failed(fmt.Sprintf("the oldest step alone (about %d tokens) does not fit a summary request in a %d-token window",
+				MessageTokens(items[0].Message), m.cfg.Window)), nil
 		}
 		res.Passes++
 		failure, err := m.summarise(ctx, res, events, items, p)
-		if err != nil || failure != "" {
-			return failure, err
+		if err != nil {
+			return nil, err
+		}
+		if failure != "" {
+			return failed(failure), nil
 		}
 		if p.upto == tail {
-			return "", nil
+			return nil, nil
 		}
 	}
-	return fmt.Sprintf("stopped after %d passes before reaching the recent part of the session", res.Passes), nil
+	return failed(fmt.Sprintf("stopped after %d passes before reaching the recent part of the session", res.Passes)), nil
 }
 
 // worthReplacing reports whether items[:upto] holds more than an earlier

@@ -308,16 +308,16 @@ func TestNothingToCompact(t *testing.T) {
 		l.user(t, "hi")
 		res, err := New(Config{Window: window}, scripted(), l, counter(), nil).Compact(context.Background())
 		must(t, err)
-		if !strings.Contains(res.Failure, "no model request was sent") {
-			t.Fatalf("failure %q", res.Failure)
+		if !strings.Contains(res.Skipped, "no model request was sent") || res.Failure != "" {
+			t.Fatalf("result %+v", res)
 		}
 	})
 	t.Run("when everything is recent", func(t *testing.T) {
 		l := sessionWith(t, 1, 100)
 		res, err := New(Config{Window: window}, scripted(), l, counter(), nil).Compact(context.Background())
 		must(t, err)
-		if !strings.Contains(res.Failure, "recent enough to stay verbatim") {
-			t.Fatalf("failure %q", res.Failure)
+		if !strings.Contains(res.Skipped, "recent enough to stay verbatim") || res.Failure != "" {
+			t.Fatalf("result %+v", res)
 		}
 	})
 }

@@ -111,8 +111,10 @@ func (m *Manager) Fit(ctx context.Context, turn, step int, req llm.Request, over
 	if f.Reading.Tokens > m.cfg.Window {
 		f.Refusal = fmt.Sprintf("the request is about %d tokens but the model's context window is %d tokens, "+
 			"even after pruning old tool results and compacting", f.Reading.Tokens, m.cfg.Window)
-		if f.Compaction != nil && f.Compaction.Failure != "" {
-			f.Refusal += " (compaction failed: " + f.Compaction.Failure + ")"
+		if c := f.Compaction; c != nil && c.Failure != "" {
+			f.Refusal += " (compaction failed: " + c.Failure + ")"
+		} else if c != nil && c.Skipped != "" {
+			f.Refusal += " (" + c.Skipped + ")"
 		}
 	}
 	return f, nil

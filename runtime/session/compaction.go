@@ -101,11 +101,13 @@ type CompactionSummary struct {
 }
 
 // CompactionEnd closes a compaction. Error is set when it failed; the
-// session stays usable (nothing was replaced by a failed pass).
+// session stays usable (nothing was replaced by a failed pass). Skipped is
+// set instead when there was nothing to compact, and says why.
 type CompactionEnd struct {
 	ID           string `json:"compactionId"`
 	TokensBefore int    `json:"tokensBefore"`
 	TokensAfter  int    `json:"tokensAfter"`
 	Passes       int    `json:"passes"`
 	Error        string `json:"error,omitempty"`
+	Skipped      string `json:"skipped,omitempty"`
 }

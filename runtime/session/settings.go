@@ -25,6 +25,9 @@ type Settings struct {
 	// ContextWindow overrides the model's context window in tokens; 0
 	// means the model's own.
 	ContextWindow int `json:"contextWindow,omitempty"`
+	// NoCompact turns automatic pruning and compaction off (--no-compact);
+	// a manual compaction still works.
+	NoCompact bool `json:"noCompact,omitempty"`
 }
 
 // SettingsChange is the data of session/settings: the whole new settings,
@@ -49,10 +52,11 @@ const (
 	FieldApproval      Field = "approval"
 	FieldMaxSteps      Field = "maxSteps"
 	FieldContextWindow Field = "contextWindow"
+	FieldNoCompact     Field = "noCompact"
 )
 
 // AllFields lists every settings field in a stable order.
-var AllFields = []Field{FieldWorkspace, FieldPreset, FieldModel, FieldBaseURL, FieldSandbox, FieldApproval, FieldMaxSteps, FieldContextWindow}
+var AllFields = []Field{FieldWorkspace, FieldPreset, FieldModel, FieldBaseURL, FieldSandbox, FieldApproval, FieldMaxSteps, FieldContextWindow, FieldNoCompact}
 
 // With returns s with the named fields taken from o.
 func (s Settings) With(o Settings, fields ...Field) Settings {
@@ -74,6 +78,8 @@ func (s Settings) With(o Settings, fields ...Field) Settings {
 			s.MaxSteps = o.MaxSteps
 		case FieldContextWindow:
 			s.ContextWindow = o.ContextWindow
+		case FieldNoCompact:
+			s.NoCompact = o.NoCompact
 		}
 	}
 	return s
