@@ -42,6 +42,7 @@ func newRootCmd() *cobra.Command {
 		newModelsCmd(),
 		newSessionsCmd(),
 		newSessionCmd(),
+		newAttachCmd(),
 		newBenchCmd(),
 	)
 	return root

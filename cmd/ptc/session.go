@@ -13,6 +13,7 @@ import (
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/live"
 )
 
 // newSessionCmd is `ptc session show|export ID`.
@@ -25,11 +26,15 @@ func newSessionCmd() *cobra.Command {
 	cmd.PersistentFlags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 
 	var output string
+	var follow bool
 	show := &cobra.Command{
-		Use:   "show ID [--output text|json]",
-		Short: "Print a session's header and events",
+		Use:   "show ID [--output text|json] [--follow]",
+		Short: "Print a session's header and events (--follow: and its events as they happen, until the turn ends)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if follow {
+				return followSession(c, home, args[0], output, live.UntilTurn)
+			}
 			h, events, err := loadSession(c.Context(), home, args[0])
 			if err != nil {
 				return err
@@ -48,7 +53,8 @@ func newSessionCmd() *cobra.Command {
 			return fmt.Errorf("unknown output format %q: use text or json", output)
 		},
 	}
-	show.Flags().StringVar(&output, "output", "text", "output format: text or json")
+	show.Flags().StringVar(&output, "output", "text", "output format: text or json (with --follow also stream-json)")
+	show.Flags().BoolVar(&follow, "follow", false, "keep printing the events of a running session until its turn ends")
 
 	export := &cobra.Command{
 		Use:   "export ID",
@@ -68,7 +74,7 @@ func newSessionCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.AddCommand(show, export, newSessionCompactCmd(&home))
+	cmd.AddCommand(show, export, newSessionRmCmd(&home), newSessionCompactCmd(&home))
 	return cmd
 }
 
@@ -88,6 +94,13 @@ func loadSession(ctx context.Context, homeFlag, id string) (session.Header, []se
 		return session.Header{}, nil, err
 	}
 	ld, err := cat.Load(ctx, full)
+	if errors.Is(err, session.ErrLocked) {
+		// Its owner is running it: ask the owner.
+		st, events, lerr := live.Show(ctx, cat.SessionDir(full))
+		if lerr == nil {
+			return st.Header, events, nil
+		}
+	}
 	if err != nil {
 		return session.Header{}, nil, err
 	}

@@ -8,6 +8,7 @@
 //	server → {"event":{seq,type,time,data}}          one per event, in seq order
 //	server → {"end":"snapshot"|"turn"|"closed"|"lagged"}   last line
 //
+// A from of -1 (FromCurrentTurn) starts at the running turn's first event.
 // A follower gets every event from seq N on exactly once: those already
 // logged, then live ones as they are appended. "until":"turn" ends after
 // the turn/end of the turn running when it attached (or of the next one

@@ -34,6 +34,10 @@ const (
 	EndLagged   = "lagged"
 )
 
+// FromCurrentTurn as the from of a follow starts at the turn/start of the
+// running turn, or at the next event when no turn is running.
+const FromCurrentTurn = -1
+
 // Until values of a follow request.
 const (
 	UntilTurn    = "turn"
@@ -208,7 +212,10 @@ func (s *Server) follow(c net.Conn, req request, send func(message) bool) {
 	}
 	end := &ender{until: req.Until}
 	end.start(snap)
-	next := max(req.From, 0)
+	next := req.From
+	if next < 0 {
+		next = currentTurnStart(snap)
+	}
 	for i := next; i < int64(len(snap)); i++ {
 		if !send(message{Event: &snap[i]}) {
 			return
@@ -323,6 +330,20 @@ func openTurn(events []session.Event) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// currentTurnStart is the index of the open turn's turn/start, or
+// len(events) when no turn is open.
+func currentTurnStart(events []session.Event) int64 {
+	for i := len(events) - 1; i >= 0; i-- {
+		switch events[i].Type {
+		case session.TypeTurnEnd:
+			return int64(len(events))
+		case session.TypeTurnStart:
+			return int64(i)
+		}
+	}
+	return int64(len(events))
 }
 
 func running(events []session.Event) bool {
