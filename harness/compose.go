@@ -90,7 +90,7 @@ func compose(in composeInput) (composition, error) {
 		Env:      &tools.Env{SessionID: in.id, Workspace: s.Workspace, SpillDir: in.spill, Answerer: in.answerer},
 		Tools:    agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: policy})),
 		// The window is the model table's, --context-window applied.
-		Compaction: compact.Config{Window: choice.Info.ContextWindow, Auto: in.preset.Compact && !s.NoCompact},
+		Compaction: compact.Config{Window: choice.Info.ContextWindow, MaxOutput: choice.Info.MaxOutput, Auto: in.preset.Compact && !s.NoCompact},
 	}
 	if in.preset.Snapshots {
 		ctx := prompt.Context{Sandbox: s.Sandbox, Approval: s.Approval, Workspace: s.Workspace, Date: today}

@@ -27,8 +27,10 @@ type Config struct {
 	// too.
 	ProtectSteps int
 	// SummaryMaxTokens caps the summary's length (default: an eighth of
-	// the window, between 1 024 and 8 192).
+	// the window, between 1 024 and 8 192, and no more than MaxOutput).
 	SummaryMaxTokens int
+	// MaxOutput is the model's largest answer in tokens (0: unknown).
+	MaxOutput int
 	// MaxPasses bounds the side requests of one compaction when the span
 	// to summarise does not fit one request (default 8).
 	MaxPasses int
@@ -59,6 +61,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.SummaryMaxTokens <= 0 {
 		c.SummaryMaxTokens = min(max(c.Window/8, 1024), 8192)
+	}
+	if c.MaxOutput > 0 {
+		c.SummaryMaxTokens = min(c.SummaryMaxTokens, c.MaxOutput)
 	}
 	if c.MaxPasses <= 0 {
 		c.MaxPasses = 8
