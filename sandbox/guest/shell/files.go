@@ -158,7 +158,11 @@ func (c *cmd) lsDir(o *opts, d string, header bool) int {
 		for _, fi := range infos {
 			blocks += int64(statOf(fi).blocks+1) / 2
 		}
-		fmt.Fprintf(c.stdout, "total %d\n", blocks)
+		if o.has("h") {
+			fmt.Fprintf(c.stdout, "total %s\n", duHuman(blocks*1024))
+		} else {
+			fmt.Fprintf(c.stdout, "total %d\n", blocks)
+		}
 	}
 	c.lsPrint(o, d, infos)
 	if !o.has("R") {
@@ -216,7 +220,7 @@ func (c *cmd) lsPrint(o *opts, dir string, infos []fs.FileInfo) {
 		st := statOf(fi)
 		size := strconv.FormatInt(fi.Size(), 10)
 		if o.has("h") {
-			size = humanSize(fi.Size())
+			size = duHuman(fi.Size())
 		}
 		rows[i] = [5]string{modeString(fi.Mode()), strconv.FormatUint(st.nlink, 10), ownerName(c, st), groupName(c, st), size}
 		for j, f := range rows[i] {
@@ -243,23 +247,6 @@ func lsTime(t time.Time) string {
 		return t.Format("Jan _2  2006")
 	}
 	return t.Format("Jan _2 15:04")
-}
-
-func humanSize(n int64) string {
-	const units = "KMGTPE"
-	if n < 1024 {
-		return fmt.Sprint(n)
-	}
-	f := float64(n)
-	i := -1
-	for f >= 1024 && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	if f < 10 {
-		return fmt.Sprintf("%.1f%c", f, units[i])
-	}
-	return fmt.Sprintf("%.0f%c", f, units[i])
 }
 
 func mkdir(c *cmd, args []string) int {
@@ -480,14 +467,34 @@ func ln(c *cmd, args []string) int {
 }
 
 func basename(c *cmd, args []string) int {
-	if len(args) == 0 {
+	o, err := flagSpec{short: "as:z", permute: true, long: map[string]string{"multiple": "a", "suffix=": "s", "zero": "z"}}.parse(args)
+	if err != nil {
+		return c.usage(err)
+	}
+	if len(o.args) == 0 {
 		return c.usage(fmt.Errorf("missing operand"))
 	}
-	b := path.Base(args[0])
-	if len(args) > 1 && b != args[1] {
-		b = strings.TrimSuffix(b, args[1])
+	names, suffix := o.args, o.val("s")
+	if !o.has("a") && !o.has("s") {
+		if len(names) > 2 {
+			return c.usage(fmt.Errorf("extra operand '%s'", names[2]))
+		}
+		if len(names) == 2 {
+			suffix = names[1]
+		}
+		names = names[:1]
 	}
-	fmt.Fprintln(c.stdout, b)
+	end := "\n"
+	if o.has("z") {
+		end = "\x00"
+	}
+	for _, n := range names {
+		b := path.Base(n)
+		if suffix != "" && b != suffix {
+			b = strings.TrimSuffix(b, suffix)
+		}
+		fmt.Fprint(c.stdout, b+end)
+	}
 	return 0
 }
 

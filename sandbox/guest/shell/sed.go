@@ -5,8 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 var sedCommands = map[string]builtinFunc{"sed": sed}
@@ -29,207 +32,472 @@ func sed(c *cmd, args []string) int {
 		}
 	}
 	args = kept
-	o, err := flagSpec{short: "ne:f:iErs", permute: true, long: map[string]string{"quiet": "n", "expression=": "e", "in-place": "i", "regexp-extended": "E"}}.parse(args)
+	o, err := flagSpec{short: "ne:f:Ersuz", permute: true, long: map[string]string{
+		"quiet": "n", "silent": "n", "expression=": "e", "file=": "f", "regexp-extended": "E", "separate": "s",
+		"unbuffered": "u", "null-data": "z", "posix": "posix", "sandbox": "sandbox", "debug": "debug",
+	}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
 	scripts := o.vals["e"]
-	if f := o.val("f"); f != "" {
+	for _, f := range o.vals["f"] {
 		data, err := os.ReadFile(c.path(f))
 		if err != nil {
 			return c.fail("couldn't open file %s: %s", f, errText(err))
 		}
-		scripts = append(scripts, string(data))
+		scripts = append(scripts, strings.TrimSuffix(string(data), "\n"))
 	}
 	files := o.args
 	if len(scripts) == 0 {
 		if len(files) == 0 {
-			return c.usage(errUsage("usage: sed [-n] [-i] [-E] script [file...]"))
+			return c.usage(errUsage("usage: sed [-n] [-i[SUFFIX]] [-E] script [file...]"))
 		}
 		scripts, files = files[:1], files[1:]
 	}
 	prog, err := parseSed(strings.Join(scripts, "\n"), o.has("E") || o.has("r"))
 	if err != nil {
-		return c.fail("-e expression #1: %v", err)
+		return c.fail("-e expression #1, char 0: %v", err)
 	}
-	quiet := o.has("n")
-	if inPlace || o.has("i") {
-		status := 0
+	r := &sedRun{prog: prog, quiet: o.has("n"), resolve: c.path, wfiles: map[string]io.WriteCloser{}}
+	if o.has("z") {
+		r.sep = "\x00"
+	}
+	defer r.closeFiles()
+	if inPlace {
+		return c.sedInPlace(r, files, suffix)
+	}
+	bw := bufio.NewWriter(c.stdout)
+	r.w = bw
+	st := 0
+	if o.has("s") && len(files) > 1 {
 		for _, f := range files {
-			data, err := os.ReadFile(c.path(f))
-			if err != nil {
-				status = c.fail("can't read %s: %s", f, errText(err))
-				continue
+			text, s := c.readText([]string{f})
+			st = max(st, s)
+			if r.run(text); r.pending {
+				bw.WriteString(r.sep)
 			}
-			if suffix != "" {
-				backup := f + suffix
-				if strings.Contains(suffix, "*") {
-					dir, base := filepath.Split(f)
-					backup = dir + strings.ReplaceAll(suffix, "*", base)
-				}
-				if err := os.WriteFile(c.path(backup), data, 0o644); err != nil {
-					status = c.fail("couldn't write %s: %s", backup, errText(err))
-					continue
-				}
-			}
-			var out strings.Builder
-			runSed(prog, string(data), &out, quiet)
-			if err := os.WriteFile(c.path(f), []byte(out.String()), 0o644); err != nil {
-				status = c.fail("couldn't write %s: %s", f, errText(err))
+			if r.quit {
+				break
 			}
 		}
-		return status
+	} else {
+		var all string
+		all, st = c.readText(files)
+		r.run(all)
 	}
-	var all strings.Builder
-	st := c.forEachInput(files, func(_ string, r io.Reader) error {
-		_, err := io.Copy(&all, r)
-		return err
-	})
-	bw := bufio.NewWriter(c.stdout)
-	runSed(prog, all.String(), bw, quiet)
 	bw.Flush()
-	return st
+	if r.exit != 0 {
+		return r.exit
+	}
+	if st != 0 {
+		return 2
+	}
+	return 0
+}
+
+// sedInPlace runs the script over each file separately and writes the
+// result back, keeping a backup copy when suffix is set.
+func (c *cmd) sedInPlace(r *sedRun, files []string, suffix string) int {
+	status := 0
+	for _, f := range files {
+		data, err := os.ReadFile(c.path(f))
+		if err != nil {
+			status = c.fail("can't read %s: %s", f, errText(err))
+			continue
+		}
+		if suffix != "" {
+			backup := f + suffix
+			if strings.Contains(suffix, "*") {
+				dir, base := filepath.Split(f)
+				backup = dir + strings.ReplaceAll(suffix, "*", base)
+			}
+			if err := os.WriteFile(c.path(backup), data, 0o644); err != nil {
+				status = c.fail("couldn't write %s: %s", backup, errText(err))
+				continue
+			}
+		}
+		var out strings.Builder
+		r.w = &out
+		r.quit = false
+		r.run(string(data))
+		if err := os.WriteFile(c.path(f), []byte(out.String()), 0o644); err != nil {
+			status = c.fail("couldn't write %s: %s", f, errText(err))
+		}
+		if r.quit {
+			break
+		}
+	}
+	return max(status, r.exit)
 }
 
 type errUsage string
 
 func (e errUsage) Error() string { return string(e) }
 
-// runSed applies prog to every line of input.
-func runSed(prog []*sedCmd, input string, w io.StringWriter, quiet bool) {
-	for _, c := range prog {
+// runSed applies prog to input, writing to w (file commands disabled).
+func runSed(prog *sedProg, input string, w io.StringWriter, quiet bool) {
+	(&sedRun{prog: prog, quiet: quiet, w: w}).run(input)
+}
+
+// sedRun is one execution of a script: pattern and hold space, the input
+// lines and the state that carries across cycles.
+type sedRun struct {
+	prog    *sedProg
+	quiet   bool
+	sep     string // line separator, "\n" unless -z
+	w       io.StringWriter
+	pending bool                // a line without its separator was written last
+	resolve func(string) string // nil: r and w do nothing
+	wfiles  map[string]io.WriteCloser
+
+	lines   []string
+	noEOL   bool // the last line had no separator
+	next    int  // index of the next line to read
+	ps      string
+	hold    string
+	appendQ strings.Builder
+	subst   bool // a substitution succeeded since the last line read or t
+	lastRe  *regexp.Regexp
+	quit    bool
+	exit    int
+}
+
+func (r *sedRun) run(input string) {
+	if r.sep == "" {
+		r.sep = "\n"
+	}
+	for _, c := range r.prog.cmds {
 		c.inRange = false
 	}
+	r.lines, r.next, r.pending = nil, 0, false
 	if input == "" {
 		return
 	}
-	noEOL := !strings.HasSuffix(input, "\n")
-	lines := strings.Split(strings.TrimSuffix(input, "\n"), "\n")
-	for i, line := range lines {
-		n, last := i+1, i == len(lines)-1
-		eol := "\n"
-		if last && noEOL {
-			eol = ""
-		}
-		var appendText []string
-		deleted, quit := false, false
-	cmds:
-		for _, c := range prog {
-			if !c.matches(line, n, last) {
-				continue
-			}
-			switch c.name {
-			case 'p':
-				w.WriteString(line + "\n")
-			case 'd':
-				deleted = true
-				break cmds
-			case 'q':
-				quit = true
-				break cmds
-			case '=':
-				w.WriteString(strconv.Itoa(n) + "\n")
-			case 'a':
-				appendText = append(appendText, c.text)
-			case 'i':
-				w.WriteString(c.text + "\n")
-			case 'c':
-				if c.a2 == nil || !c.inRange {
-					w.WriteString(c.text + "\n")
-				}
-				deleted = true
-				break cmds
-			case 's':
-				var ok bool
-				line, ok = c.substitute(line)
-				if ok && c.print {
-					w.WriteString(line + "\n")
-				}
-			}
-		}
-		if !deleted && !quiet {
-			w.WriteString(line + eol)
-		}
-		for _, t := range appendText {
-			w.WriteString(t + "\n")
-		}
-		if quit {
-			return
-		}
+	r.noEOL = !strings.HasSuffix(input, r.sep)
+	r.lines = strings.Split(strings.TrimSuffix(input, r.sep), r.sep)
+	for r.next < len(r.lines) && !r.quit {
+		r.ps = r.lines[r.next]
+		r.next++
+		r.subst = false
+		r.cycle()
 	}
 }
 
-func (a *sedAddr) matches(line string, n int, last bool) bool {
+func (r *sedRun) lineNo() int { return r.next }
+
+func (r *sedRun) atLast() bool { return r.next >= len(r.lines) }
+
+// out writes s, first ending a line written without its separator.
+func (r *sedRun) out(s string) {
+	if r.pending {
+		r.w.WriteString(r.sep)
+		r.pending = false
+	}
+	r.w.WriteString(s)
+}
+
+// emit writes text followed by the separator, which the last input line
+// keeps out when it had none (unless more output follows).
+func (r *sedRun) emit(text string) {
+	r.out(text)
+	if r.noEOL && r.atLast() {
+		r.pending = true
+		return
+	}
+	r.w.WriteString(r.sep)
+}
+
+func (r *sedRun) flushAppend() {
+	if r.appendQ.Len() > 0 {
+		r.out(r.appendQ.String())
+		r.appendQ.Reset()
+	}
+}
+
+// cycle runs the script once on the pattern space.
+func (r *sedRun) cycle() {
+	cmds := r.prog.cmds
+	autoprint := true
+	for pc := 0; pc < len(cmds); pc++ {
+		c := cmds[pc]
+		if !r.matches(c) {
+			if c.name == '{' {
+				pc = c.jump
+			}
+			continue
+		}
+		switch c.name {
+		case '=':
+			r.out(strconv.Itoa(r.lineNo()) + "\n")
+		case 'a':
+			r.appendQ.WriteString(c.text + "\n")
+		case 'i':
+			r.out(c.text + "\n")
+		case 'c':
+			if c.a2 == nil || !c.inRange {
+				r.out(c.text + "\n")
+			}
+			autoprint, pc = false, len(cmds)
+		case 'd':
+			autoprint, pc = false, len(cmds)
+		case 'D':
+			i := strings.IndexByte(r.ps, '\n')
+			if i < 0 {
+				autoprint, pc = false, len(cmds)
+				continue
+			}
+			r.ps = r.ps[i+1:]
+			r.flushAppend()
+			pc = -1
+		case 'g':
+			r.ps = r.hold
+		case 'G':
+			r.ps += "\n" + r.hold
+		case 'h':
+			r.hold = r.ps
+		case 'H':
+			r.hold += "\n" + r.ps
+		case 'x':
+			r.ps, r.hold = r.hold, r.ps
+		case 'l':
+			r.out(sedEscape(r.ps))
+		case 'n':
+			if r.atLast() {
+				r.quit, pc = true, len(cmds)
+				continue
+			}
+			if !r.quiet {
+				r.emit(r.ps)
+			}
+			r.flushAppend()
+			r.ps = r.lines[r.next]
+			r.next++
+		case 'N':
+			if r.atLast() {
+				r.quit, pc = true, len(cmds)
+				continue
+			}
+			r.flushAppend()
+			r.ps += "\n" + r.lines[r.next]
+			r.next++
+		case 'p':
+			r.emit(r.ps)
+		case 'P':
+			first, _, _ := strings.Cut(r.ps, "\n")
+			r.out(first + "\n")
+		case 'q':
+			r.quit, r.exit, pc = true, c.exit, len(cmds)
+		case 'Q':
+			r.quit, r.exit, autoprint, pc = true, c.exit, false, len(cmds)
+		case 'r':
+			if r.resolve != nil {
+				if data, err := os.ReadFile(r.resolve(c.text)); err == nil {
+					r.appendQ.Write(data)
+				}
+			}
+		case 'w', 'W':
+			text := r.ps
+			if c.name == 'W' {
+				text, _, _ = strings.Cut(text, "\n")
+			}
+			r.writeFile(c.text, text)
+		case 's':
+			r.substitute(c)
+		case 't', 'T':
+			if r.subst == (c.name == 't') {
+				pc = r.jumpTo(c)
+			}
+			r.subst = false
+		case 'b':
+			pc = r.jumpTo(c)
+		case 'y':
+			r.ps = strings.Map(func(ch rune) rune {
+				for i, f := range c.from {
+					if f == ch {
+						return c.to[i]
+					}
+				}
+				return ch
+			}, r.ps)
+		case 'z':
+			r.ps = ""
+		case 'F':
+			r.out("-\n")
+		}
+	}
+	if autoprint && !r.quiet {
+		r.emit(r.ps)
+	}
+	r.flushAppend()
+}
+
+// jumpTo returns the pc before the jump target (the loop increments it).
+func (r *sedRun) jumpTo(c *sedCmd) int {
+	if c.jump < 0 {
+		return len(r.prog.cmds)
+	}
+	return c.jump - 1
+}
+
+func (r *sedRun) writeFile(name, text string) {
+	if r.resolve == nil {
+		return
+	}
+	f, ok := r.wfiles[name]
+	if !ok {
+		var err error
+		if name == "/dev/stdout" {
+			r.out(text + "\n")
+			return
+		}
+		if f, err = openWrite(r.resolve(name), false); err != nil {
+			return
+		}
+		r.wfiles[name] = f
+	}
+	io.WriteString(f, text+"\n")
+}
+
+func (r *sedRun) closeFiles() {
+	for _, f := range r.wfiles {
+		f.Close()
+	}
+}
+
+func (r *sedRun) regexFor(re *regexp.Regexp, empty bool) *regexp.Regexp {
+	if empty {
+		return r.lastRe
+	}
+	r.lastRe = re
+	return re
+}
+
+func (r *sedRun) addrMatches(a *sedAddr) bool {
+	n := r.lineNo()
 	switch {
 	case a.last:
-		return last
-	case a.re != nil:
-		return a.re.MatchString(line)
+		return r.atLast()
+	case a.re != nil || a.emptyRe:
+		re := r.regexFor(a.re, a.emptyRe)
+		return re != nil && re.MatchString(r.ps)
+	case a.step > 0:
+		return n >= a.line && (n-a.line)%a.step == 0
 	}
 	return a.line == n
 }
 
 // matches applies the address (range state included) and negation.
-func (c *sedCmd) matches(line string, n int, last bool) bool {
-	return c.addressed(line, n, last) != c.negate
+func (r *sedRun) matches(c *sedCmd) bool {
+	return r.addressed(c) != c.negate
 }
 
-func (c *sedCmd) addressed(line string, n int, last bool) bool {
+func (r *sedRun) addressed(c *sedCmd) bool {
 	if c.a1 == nil {
 		return true
 	}
 	if c.a2 == nil {
-		return c.a1.matches(line, n, last)
+		return r.addrMatches(c.a1)
 	}
+	n := r.lineNo()
+	a2 := c.a2
 	if c.inRange {
 		switch {
-		case c.a2.re != nil && c.a2.re.MatchString(line), c.a2.last && last, c.a2.re == nil && !c.a2.last && n >= c.a2.line:
-			c.inRange = false
+		case a2.re != nil || a2.emptyRe:
+			c.inRange = !r.addrMatches(a2)
+		case a2.last:
+			c.inRange = !r.atLast()
+		case a2.plus > 0:
+			c.inRange = n < c.rangeTo
+		case a2.mult > 0:
+			c.inRange = n%a2.mult != 0
+		default:
+			c.inRange = n < a2.line
 		}
 		return true
 	}
-	if !c.a1.matches(line, n, last) {
+	start := c.a1.line == 0 && c.a1.re == nil && !c.a1.last && !c.a1.emptyRe && c.a1.step == 0 && n == 1
+	if !start && !r.addrMatches(c.a1) {
 		return false
 	}
-	// A line-number end at or before the start closes the range at once.
-	c.inRange = !(c.a2.re == nil && !c.a2.last && c.a2.line <= n) && !(c.a2.last && last)
+	switch {
+	case start && (a2.re != nil || a2.emptyRe):
+		c.inRange = !r.addrMatches(a2) // 0,/re/ may end on line 1
+	case a2.re != nil || a2.emptyRe:
+		c.inRange = true
+	case a2.last:
+		c.inRange = !r.atLast()
+	case a2.plus > 0:
+		c.rangeTo = n + a2.plus
+		c.inRange = true
+	case a2.mult > 0:
+		c.inRange = n%a2.mult != 0
+	case a2.plus == 0 && a2.mult == 0 && a2.line == 0 && !a2.last:
+		c.inRange = false // addr,+0
+	default:
+		c.inRange = a2.line > n
+	}
 	return true
 }
 
-// substitute performs the s command on line, reporting whether it changed.
-func (c *sedCmd) substitute(line string) (string, bool) {
-	matches := c.re.FindAllStringSubmatchIndex(line, -1)
-	if len(matches) == 0 {
-		return line, false
+// substitute performs the s command on the pattern space.
+func (r *sedRun) substitute(c *sedCmd) {
+	re := r.regexFor(c.re, c.emptyRe)
+	if re == nil {
+		return
+	}
+	matches := re.FindAllStringSubmatchIndex(r.ps, -1)
+	if len(matches) == 0 || c.nth > 0 && len(matches) < c.nth {
+		return
 	}
 	var b strings.Builder
-	prev, done := 0, false
+	prev := 0
 	for k, m := range matches {
-		if done || (c.nth > 0 && k+1 < c.nth) {
+		if c.nth > 0 && k+1 < c.nth {
 			continue
 		}
-		b.WriteString(line[prev:m[0]])
-		b.WriteString(expandRepl(c.repl, line, m))
+		b.WriteString(r.ps[prev:m[0]])
+		b.WriteString(expandRepl(c.repl, r.ps, m))
 		prev = m[1]
 		if !c.global {
-			done = true
+			break
 		}
 	}
-	if c.nth > 0 && len(matches) < c.nth {
-		return line, false
+	b.WriteString(r.ps[prev:])
+	r.ps = b.String()
+	r.subst = true
+	if c.print {
+		r.emit(r.ps)
 	}
-	b.WriteString(line[prev:])
-	return b.String(), true
+	if c.wfile != "" {
+		r.writeFile(c.wfile, r.ps)
+	}
 }
 
-// expandRepl expands & and \1…\9 in a replacement.
+// expandRepl expands & and \1…\9 in a replacement, with GNU's case
+// conversions \U \L \E (until \E) and \u \l (next character).
 func expandRepl(repl, line string, m []int) string {
 	var b strings.Builder
+	mode, once := byte(0), byte(0)
+	put := func(s string) {
+		for _, ch := range s {
+			switch {
+			case once == 'u':
+				ch, once = unicode.ToUpper(ch), 0
+			case once == 'l':
+				ch, once = unicode.ToLower(ch), 0
+			case mode == 'U':
+				ch = unicode.ToUpper(ch)
+			case mode == 'L':
+				ch = unicode.ToLower(ch)
+			}
+			b.WriteRune(ch)
+		}
+	}
 	for i := 0; i < len(repl); i++ {
 		ch := repl[i]
 		switch {
 		case ch == '&':
-			b.WriteString(line[m[0]:m[1]])
+			put(line[m[0]:m[1]])
 		case ch == '\\' && i+1 < len(repl):
 			i++
 			d := repl[i]
@@ -237,18 +505,69 @@ func expandRepl(repl, line string, m []int) string {
 			case d >= '0' && d <= '9':
 				g := int(d - '0')
 				if 2*g+1 < len(m) && m[2*g] >= 0 {
-					b.WriteString(line[m[2*g]:m[2*g+1]])
+					put(line[m[2*g]:m[2*g+1]])
 				}
 			case d == 'n':
 				b.WriteByte('\n')
 			case d == 't':
 				b.WriteByte('\t')
+			case d == 'U' || d == 'L':
+				mode = d
+			case d == 'E':
+				mode = 0
+			case d == 'u' || d == 'l':
+				once = d
 			default:
-				b.WriteByte(d)
+				put(string(d))
 			}
 		default:
-			b.WriteByte(ch)
+			_, size := utf8.DecodeRuneInString(repl[i:])
+			put(repl[i : i+size])
+			i += size - 1
 		}
 	}
 	return b.String()
+}
+
+// sedEscape renders the pattern space as l does: escapes for
+// non-printing bytes, lines folded at 69 characters with a backslash,
+// and a final $.
+func sedEscape(s string) string {
+	var out strings.Builder
+	col := 0
+	put := func(t string) {
+		if col+len(t) > 69 {
+			out.WriteString("\\\n")
+			col = 0
+		}
+		out.WriteString(t)
+		col += len(t)
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\\':
+			put(`\\`)
+		case ch == '\n':
+			put(`\n`)
+		case ch == '\t':
+			put(`\t`)
+		case ch == '\a':
+			put(`\a`)
+		case ch == '\b':
+			put(`\b`)
+		case ch == '\f':
+			put(`\f`)
+		case ch == '\r':
+			put(`\r`)
+		case ch == '\v':
+			put(`\v`)
+		case ch < 32 || ch >= 127:
+			put("\\" + strconv.FormatInt(int64(ch)+0o1000, 8)[1:])
+		default:
+			put(string(ch))
+		}
+	}
+	out.WriteString("$\n")
+	return out.String()
 }

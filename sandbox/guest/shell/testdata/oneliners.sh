@@ -240,6 +240,54 @@ ls src/*.ts | xargs -n1 basename
 echo src/index.ts src/util.ts | xargs -n1 | sort -r
 printf '%s\n' b a c | sort | xargs echo
 grep -l TODO -r src | xargs -I{} sh -c 'echo {}'
+# --- more everyday pipelines
+ls -lt data | head -3 | awk '{print $NF}'
+ls -S data | head -3
+ls -r notes
+ls -lh data/big.txt | awk '{print $5, $NF}'
+ls -1 src | wc -l
+du -sh src lib
+head -1 data/users.csv | tr ',' '\n' | nl
+cut -d, -f4 data/users.csv | tail -n +2 | sort | uniq -c | sort -rn
+grep -E '^[A-Z]+:' data/app.log | cut -d: -f1 | sort | uniq -c
+grep -c '' README.md
+tail -n +5 data/app.log | head -3
+tr -cd '[:alnum:]\n' < notes/new.txt
+basename -s .ts src/index.ts src/util.ts
+basename -a src/index.ts lib/main.go
+sed -n '/\[db\]/,$p' config.ini
+sed 's/#.*//' config.ini | grep -v '^$'
+awk 'NF' README.md | wc -l
+awk '{$1=""; print substr($0, 2)}' data/scores.txt
+awk 'BEGIN{FS=","} NR>1 && $4=="paris" {print $2}' data/users.csv
+awk -F'\t' '{print NF}' data/spaces.txt
+awk '{n=split($0, a, ","); print n}' data/ids.csv
+awk 'FNR==1{print FILENAME}' notes/old.txt notes/new.txt
+jq -r 'keys[]' package.json
+jq '.[0]' data/records.json
+jq -r '.dependencies | to_entries | map("\(.key)@\(.value)") | join(" ")' package.json
+jq '[.[] | .age] | max' data/records.json
+jq -r '.[] | select(.city == "paris") | .name' data/records.json
+grep -rl lodash . --include=package.json | xargs sed -i 's/lodash/underscore/' && grep -c underscore package.json
+@sorted find . -name '*.ts' | xargs grep -l import
+uniq -u data/nums.txt
+comm -23 data/sorted1.txt data/sorted2.txt
+sort -t: -k2 data/app.log | head -2
+wc -l $(find lib -name '*.go' | sort)
+stat -c '%s %n' notes/*.txt
+mkdir -p build/out && cd build/out && pwd | sed 's#.*/w/##'
+printf 'x\ny\n' > gen.txt && cat gen.txt
+printf '%s=%s\n' a 1 b 2 | sort -r
+tee -a notes/old.txt < notes/new.txt > /dev/null && wc -l notes/old.txt
+echo "$(basename "$PWD")"
+for f in src/*.ts; do echo "${f%.ts}.js"; done
+printf '%-8s|%5.1f\n' x 3.14159
+seq 1 3 | paste -sd' '
+head -c 100 data/big.txt | tail -c 10 | od -c | head -1
+sed -n '2{p;q}' notes/old.txt
+grep -n . notes/old.txt | tail -1
+sort data/words.txt | uniq | wc -l
+cut -c1-3 data/words.txt | sort -u | tr '\n' ' '
 @host git status
 @host python3 -c 'print(1)'
 @host node -e 'console.log(1)'
