@@ -69,7 +69,7 @@ type longRun struct {
 	out    agent.Outcome
 }
 
-func runLong(t *testing.T, cfg compact.Config) longRun {
+func runLong(t testing.TB, cfg compact.Config) longRun {
 	t.Helper()
 	ctx := context.Background()
 	store := session.NewMemStore()
@@ -86,7 +86,7 @@ func runLong(t *testing.T, cfg compact.Config) longRun {
 	return longRun{store: store, events: log.Events(), reqs: p.Requests(), out: out}
 }
 
-func newAgent(t *testing.T, p llm.Provider, log agent.Log, cfg compact.Config) *agent.Agent {
+func newAgent(t testing.TB, p llm.Provider, log agent.Log, cfg compact.Config) *agent.Agent {
 	t.Helper()
 	reg, err := tools.NewRegistry(tools.PresentNative, bigRead(), builtin.TodoWrite())
 	if err != nil {
@@ -410,5 +410,76 @@ func TestAnInputLargerThanTheWindowIsRefusedUpFront(t *testing.T) {
 	}
 	if len(p.Requests()) != 0 || len(indexes(log.Events(), session.TypeUserMessage)) != 0 {
 		t.Fatal("the input was sent or logged")
+	}
+}
+
+// prefixTokens estimates how much of req repeats prev from its start: the
+// system text and tools when both are the same, then every message up to
+// the first that differs. That part is what a provider's prefix cache can
+// serve.
+func prefixTokens(prev, req llm.Request) int {
+	if prev.System != req.System || !reflect.DeepEqual(prev.Tools, req.Tools) {
+		return 0
+	}
+	n := compact.RequestTokens(llm.Request{System: req.System, Tools: req.Tools})
+	for i, m := range req.Messages {
+		if i >= len(prev.Messages) || !reflect.DeepEqual(m, prev.Messages[i]) {
+			break
+		}
+		n += compact.MessageTokens(m)
+	}
+	return n
+}
+
+// tokensSent sums what the provider counts over requests, and the share
+// of it a prefix cache could have served (each request against the one
+// before it).
+func tokensSent(reqs []llm.Request) (sent int, cacheable float64) {
+	prefix, total := 0, 0
+	for i, r := range reqs {
+		sent += scriptTokens(r)
+		total += compact.RequestTokens(r)
+		if i > 0 {
+			prefix += prefixTokens(reqs[i-1], r)
+		}
+	}
+	return sent, float64(prefix) / float64(total)
+}
+
+// BenchmarkLongSessionTokens runs the 200-step session (20 KB results, a
+// 32 k window) with pruning and compaction and without, and reports the
+// tokens sent by each (as the provider counts them, summary requests
+// included), the share a prefix cache could serve, and how much of each
+// summary request is an exact prefix of the request before it.
+//
+//	go test ./runtime/agent -run XXX -bench LongSessionTokens -benchtime 1x
+func BenchmarkLongSessionTokens(b *testing.B) {
+	var with, without longRun
+	for range b.N {
+		with = runLong(b, compact.Config{Window: 32768, Auto: true})
+		without = runLong(b, compact.Config{Window: 32768})
+	}
+	sentWith, cacheWith := tokensSent(with.reqs)
+	sentWithout, cacheWithout := tokensSent(without.reqs)
+	minShare, sum, n := 1.0, 0.0, 0
+	var shares []string
+	for i, r := range with.reqs {
+		if !llm.IsSummaryRequest(r) {
+			continue
+		}
+		share := float64(prefixTokens(with.reqs[i-1], r)) / float64(compact.RequestTokens(r))
+		minShare, sum, n = min(minShare, share), sum+share, n+1
+		shares = append(shares, fmt.Sprintf("%.4f", share))
+	}
+	b.Logf("summary requests, share that is an exact prefix of the request before: %s", strings.Join(shares, " "))
+	b.ReportMetric(float64(sentWith), "tokens-sent")
+	b.ReportMetric(float64(sentWithout), "tokens-sent-uncompacted")
+	b.ReportMetric(float64(sentWith)/float64(sentWithout), "sent-ratio")
+	b.ReportMetric(cacheWith, "cacheable-share")
+	b.ReportMetric(cacheWithout, "cacheable-share-uncompacted")
+	b.ReportMetric(float64(n), "compactions")
+	if n > 0 {
+		b.ReportMetric(minShare, "summary-prefix-share-min")
+		b.ReportMetric(sum/float64(n), "summary-prefix-share-mean")
 	}
 }
