@@ -42,6 +42,7 @@ type composeInput struct {
 	models   *models.Table
 	now      func() time.Time
 	extra    []tools.Tool
+	source   ToolSource
 	buildReg func(ToolsetConfig) (*tools.Registry, error)
 	retry    agent.Retrier
 	hooks    agent.Hooks
@@ -66,7 +67,7 @@ func compose(in composeInput) (composition, error) {
 	if build == nil {
 		build = Toolset
 	}
-	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Approval: policy, Extra: in.extra})
+	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Approval: policy, Extra: in.extraTools()})
 	if err != nil {
 		return composition{}, err
 	}
@@ -80,6 +81,7 @@ func compose(in composeInput) (composition, error) {
 	if err != nil {
 		return composition{}, fmt.Errorf("preset %s: %w", in.preset.ID, err)
 	}
+	runner := tools.NewRunner(reg, tools.RunnerConfig{Policy: policy})
 	cfg := agent.Config{
 		Provider: provider,
 		Model:    model,
@@ -88,7 +90,8 @@ func compose(in composeInput) (composition, error) {
 		Retry:    in.retry,
 		Hooks:    in.hooks,
 		Env:      &tools.Env{SessionID: in.id, Workspace: s.Workspace, SpillDir: in.spill, Answerer: in.answerer},
-		Tools:    agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: policy})),
+		Tools:    agent.FromRunner(runner),
+		Refresh:  in.refresher(reg, runner, vars),
 		// The window is the model table's, --context-window applied.
 		Compaction: compact.Config{Window: choice.Info.ContextWindow, MaxOutput: choice.Info.MaxOutput, Auto: in.preset.Compact && !s.NoCompact},
 	}

@@ -46,6 +46,9 @@ type Options struct {
 	Hooks agent.Hooks
 	// ExtraTools join the preset's tools (MCP servers and other sources).
 	ExtraTools []tools.Tool
+	// ToolSource supplies tools that may change during the session (MCP
+	// servers); see ToolSource.
+	ToolSource ToolSource
 	// Toolset replaces the preset's toolset builder (tests).
 	Toolset func(ToolsetConfig) (*tools.Registry, error)
 	// Parent links a new session to the session and call that started it
@@ -188,7 +191,7 @@ func (s *Session) apply(ctx context.Context, settings session.Settings, changed 
 	id := s.log.Header().ID
 	comp, err := compose(composeInput{
 		id: id, preset: preset, settings: settings, host: host, spill: s.home.SpillDir(id),
-		answerer: s.opts.Answerer, getenv: s.opts.Getenv, models: table, now: s.opts.Now, extra: s.opts.ExtraTools,
+		answerer: s.opts.Answerer, getenv: s.opts.Getenv, models: table, now: s.opts.Now, extra: s.opts.ExtraTools, source: s.opts.ToolSource,
 		buildReg: s.opts.Toolset, retry: s.opts.Retry, hooks: s.opts.Hooks,
 	})
 	if err != nil {
