@@ -46,7 +46,7 @@ func benchGuest(b *testing.B, h *Host, cmd string, waitRefill bool) {
 	if err := h.Ready(ctx); err != nil {
 		b.Fatal(err)
 	}
-	key, _ := newKey(ws, WorkspaceWrite)
+	key, _ := newKey(Scope{Workspace: ws, Mode: WorkspaceWrite})
 	p := h.pool(key)
 	waitFull := func() {
 		for len(p.ready) < p.size {

@@ -60,11 +60,14 @@ type Config struct {
 	// one workspace over the Host's lifetime.
 	WriteQuota int64
 	// ReadOnlyDirs are host directories mounted read-only at their own
-	// path in every instance, whatever the mode (the CLI mounts the spill
-	// area this way so the read tool can page through results too large
-	// for the model's context). Each must be absolute and exist when an
-	// instance is made; one that lies inside the workspace is skipped.
+	// path in every instance, whatever the mode. Each must be absolute
+	// and exist when an instance is made; one that lies inside the
+	// workspace is skipped. (A session's spill directory is mounted per
+	// session: Scope.Spill.)
 	ReadOnlyDirs []string
+	// HostExec turns on host programs; nil leaves them off (a command
+	// that is not a builtin exits 127).
+	HostExec *HostExec
 }
 
 // Host runs guest commands. There is one per process: it owns the wazero
@@ -92,6 +95,8 @@ type Host struct {
 	// not close under running code.
 	life sync.RWMutex
 	shut atomic.Bool
+
+	hx *hostPrograms // nil: no host programs
 
 	mu     sync.Mutex
 	pools  map[poolKey]*pool
@@ -122,7 +127,7 @@ func NewHost(cfg Config) *Host {
 	}
 	cfg.Protected = append([]string(nil), cfg.Protected...)
 	return &Host{cfg: cfg, embedded: embedded, ready: make(chan struct{}), running: make(chan struct{}, cfg.MaxRunning),
-		pools: map[poolKey]*pool{}, quotas: map[string]*rootfs.Quota{}}
+		pools: map[poolKey]*pool{}, quotas: map[string]*rootfs.Quota{}, hx: newHostPrograms(cfg.HostExec)}
 }
 
 // acquire takes one of the MaxRunning slots, waiting for it while ctx
@@ -192,6 +197,10 @@ func (h *Host) compile() {
 	h.rt = wazero.NewRuntimeWithConfig(ctx, rc)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, h.rt); err != nil {
 		h.err = fmt.Errorf("sandbox: instantiating WASI: %w", err)
+		return
+	}
+	if err := h.instantiateHostModule(ctx); err != nil {
+		h.err = fmt.Errorf("sandbox: instantiating the host program functions: %w", err)
 		return
 	}
 	cctx := experimental.WithCompilationWorkers(ctx, runtime.NumCPU())
@@ -274,17 +283,19 @@ func writeFileAtomic(path string, b []byte) {
 	}
 }
 
-// quota returns the shared write quota of a workspace (nil = unlimited).
-func (h *Host) quota(workspace string) *rootfs.Quota {
+// quota returns the write quota of a session's workspace (nil =
+// unlimited), shared by every instance of that session.
+func (h *Host) quota(key poolKey) *rootfs.Quota {
 	if h.cfg.WriteQuota <= 0 {
 		return nil
 	}
+	id := key.session + "\x00" + key.ws
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	q, ok := h.quotas[workspace]
+	q, ok := h.quotas[id]
 	if !ok {
 		q = rootfs.NewQuota(h.cfg.WriteQuota)
-		h.quotas[workspace] = q
+		h.quotas[id] = q
 	}
 	return q
 }

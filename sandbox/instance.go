@@ -27,13 +27,16 @@ import (
 // configured once at instantiation, so their stdin, stdout, stderr and
 // sleep go through the instance and reach whichever call is current.
 type callIO struct {
-	ctx   context.Context
-	stdin io.Reader
-	out   *output
+	ctx     context.Context
+	stdin   io.Reader
+	out     *output
+	network bool // host programs may use the network
 }
 
 // instance is one instantiated, initialised guest with its own mounts.
 type instance struct {
+	key    poolKey
+	procs  procTable
 	mod    api.Module
 	run    api.Function
 	fs     *rootfs.FS
@@ -124,8 +127,8 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 	if err := h.Ready(ctx); err != nil {
 		return nil, err
 	}
-	in := &instance{}
-	opts := rootfs.Options{ReadOnly: key.mode == ReadOnly, GitWrite: key.mode == GitWrite, MaxOpen: h.cfg.MaxOpen, Quota: h.quota(key.ws)}
+	in := &instance{key: key, procs: procTable{wake: make(chan struct{}, 1)}}
+	opts := rootfs.Options{ReadOnly: key.mode == ReadOnly, GitWrite: key.mode == GitWrite, MaxOpen: h.cfg.MaxOpen, Quota: h.quota(key)}
 	if len(h.cfg.Protected) > 0 {
 		opts.Protected = h.cfg.Protected
 	}
@@ -148,7 +151,11 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 	if key.ws != "/tmp" {
 		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(in.tmp, "/tmp")
 	}
-	for _, dir := range h.cfg.ReadOnlyDirs {
+	roDirs := h.cfg.ReadOnlyDirs
+	if key.spill != "" {
+		roDirs = append(append([]string(nil), roDirs...), key.spill)
+	}
+	for _, dir := range roDirs {
 		if dir == key.ws || dir == "/tmp" || strings.HasPrefix(dir, key.ws+string(filepath.Separator)) {
 			continue
 		}
@@ -214,7 +221,7 @@ func (in *instance) warmUp(ctx context.Context, key poolKey) error {
 	}
 	in.cur.Store(&callIO{ctx: ctx, stdin: bytes.NewReader(req), out: newOutput(64<<10, nil)})
 	defer in.cur.Store(nil)
-	if _, err := in.run.Call(ctx); err != nil || in.mod.IsClosed() {
+	if _, err := in.run.Call(context.WithValue(ctx, instanceKey{}, in)); err != nil || in.mod.IsClosed() {
 		return fmt.Errorf("sandbox: warming up a guest instance for %s: %v", key.ws, err)
 	}
 	return nil

@@ -8,10 +8,12 @@ import (
 )
 
 // poolKey identifies instances that are interchangeable: same workspace
-// mount, same mode.
+// mount, same mode, same session (its quota and spill mount).
 type poolKey struct {
-	ws   string
-	mode Mode
+	ws      string
+	mode    Mode
+	session string
+	spill   string
 }
 
 // pool keeps pre-initialised instances of one key. An instance serves one
@@ -67,7 +69,7 @@ func (h *Host) pool(key poolKey) *pool {
 // Prewarm fills the pool of (workspace, mode) in the background so the
 // first command there finds an instance ready.
 func (h *Host) Prewarm(workspace string, mode Mode) error {
-	key, err := newKey(workspace, mode)
+	key, err := newKey(Scope{Workspace: workspace, Mode: mode})
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ func TestAPoolWhoseRefillFailedFillsAgainWithoutACommand(t *testing.T) {
 	if err := h.Prewarm(ws, WorkspaceWrite); err != nil {
 		t.Fatal(err)
 	}
-	key, _ := newKey(ws, WorkspaceWrite)
+	key, _ := newKey(Scope{Workspace: ws, Mode: WorkspaceWrite})
 	p := h.pool(key)
 	for p.failures.Load() == 0 {
 		time.Sleep(time.Millisecond)

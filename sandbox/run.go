@@ -39,11 +39,32 @@ type GuestError struct{ Err error }
 func (e *GuestError) Error() string { return "sandbox guest failed: " + e.Err.Error() }
 func (e *GuestError) Unwrap() error { return e.Err }
 
+// Scope says where and for whom a command runs.
+type Scope struct {
+	Workspace string // absolute
+	Mode      Mode
+	// Session keys the write quota and the spill mount; "" shares one
+	// scope per workspace.
+	Session string
+	// Spill is the session's spill directory (results too large for the
+	// model's context), mounted read-only for this session only; "" for
+	// none. It must be absolute.
+	Spill string
+	// Network lets host programs reach the network (they never can
+	// otherwise; the guest itself never can).
+	Network bool
+}
+
 // Run performs one request in a fresh guest instance (from the pool when
 // one is ready) with the workspace mounted for mode, then discards the
 // instance. ctx bounds the run: its deadline ends the command.
 func (h *Host) Run(ctx context.Context, workspace string, mode Mode, req proto.Request) (Outcome, error) {
-	key, err := newKey(workspace, mode)
+	return h.RunIn(ctx, Scope{Workspace: workspace, Mode: mode}, req)
+}
+
+// RunIn is Run for a full Scope.
+func (h *Host) RunIn(ctx context.Context, scope Scope, req proto.Request) (Outcome, error) {
+	key, err := newKey(scope)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -64,22 +85,29 @@ func (h *Host) Run(ctx context.Context, workspace string, mode Mode, req proto.R
 	// Closing the module and removing the private /tmp take about a
 	// millisecond: do it after the result is back.
 	defer func() { go in.release() }()
-	return h.call(ctx, in, key, req)
+	return h.call(ctx, in, key, scope.Network, req)
 }
 
-func newKey(workspace string, mode Mode) (poolKey, error) {
-	if !filepath.IsAbs(workspace) {
-		return poolKey{}, fmt.Errorf("sandbox: workspace %q must be an absolute path", workspace)
+func newKey(s Scope) (poolKey, error) {
+	if !filepath.IsAbs(s.Workspace) {
+		return poolKey{}, fmt.Errorf("sandbox: workspace %q must be an absolute path", s.Workspace)
 	}
-	if mode.rank() < 0 {
-		return poolKey{}, fmt.Errorf("sandbox: unknown mode %q", mode)
+	if s.Mode.rank() < 0 {
+		return poolKey{}, fmt.Errorf("sandbox: unknown mode %q", s.Mode)
 	}
-	return poolKey{ws: filepath.Clean(workspace), mode: mode}, nil
+	if s.Spill != "" && !filepath.IsAbs(s.Spill) {
+		return poolKey{}, fmt.Errorf("sandbox: spill directory %q must be an absolute path", s.Spill)
+	}
+	key := poolKey{ws: filepath.Clean(s.Workspace), mode: s.Mode, session: s.Session}
+	if s.Spill != "" {
+		key.spill = filepath.Clean(s.Spill)
+	}
+	return key, nil
 }
 
 // call runs req on in. The instance is unusable afterwards unless the
 // returned dead flag is false (persistent shells reuse it).
-func (h *Host) call(ctx context.Context, in *instance, key poolKey, req proto.Request) (Outcome, error) {
+func (h *Host) call(ctx context.Context, in *instance, key poolKey, network bool, req proto.Request) (Outcome, error) {
 	if req.Cwd == "" {
 		req.Cwd = key.ws
 	}
@@ -94,12 +122,13 @@ func (h *Host) call(ctx context.Context, in *instance, key poolKey, req proto.Re
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := newOutput(h.cfg.OutputLimit, func() { cancel(errOutputLimit) })
-	in.cur.Store(&callIO{ctx: cctx, stdin: bytes.NewReader(stdin), out: out})
+	in.cur.Store(&callIO{ctx: cctx, stdin: bytes.NewReader(stdin), out: out, network: network})
 	defer in.cur.Store(nil)
 
 	settled := in.stopOnDone(cctx)
-	res, callErr := in.run.Call(cctx)
+	res, callErr := in.run.Call(context.WithValue(cctx, instanceKey{}, in))
 	settled()
+	in.procs.killAll() // programs the guest did not close (it was stopped)
 	o := Outcome{}
 	o.Stdout, o.Stderr, o.Truncated = out.result()
 	return h.settle(ctx, o, res, callErr)

@@ -13,8 +13,9 @@ import (
 // (timeout, output limit) the instance dies with it and the next command
 // starts a fresh one; its Outcome.Note says the state was lost.
 type Shell struct {
-	h   *Host
-	key poolKey
+	h       *Host
+	key     poolKey
+	network bool
 
 	mu     sync.Mutex
 	in     *instance
@@ -24,11 +25,16 @@ type Shell struct {
 // NewShell returns a persistent shell on workspace in mode. No instance
 // exists until the first command.
 func (h *Host) NewShell(workspace string, mode Mode) (*Shell, error) {
-	key, err := newKey(workspace, mode)
+	return h.NewShellIn(Scope{Workspace: workspace, Mode: mode})
+}
+
+// NewShellIn is NewShell for a full Scope.
+func (h *Host) NewShellIn(scope Scope) (*Shell, error) {
+	key, err := newKey(scope)
 	if err != nil {
 		return nil, err
 	}
-	return &Shell{h: h, key: key}, nil
+	return &Shell{h: h, key: key, network: scope.Network}, nil
 }
 
 // Run executes one shell command in the persistent instance.
@@ -55,7 +61,7 @@ func (s *Shell) Run(ctx context.Context, command string) (Outcome, error) {
 		}
 		s.in = in
 	}
-	o, err := s.h.call(ctx, s.in, s.key, proto.Request{Op: proto.OpShell, Command: command, Persistent: true})
+	o, err := s.h.call(ctx, s.in, s.key, s.network, proto.Request{Op: proto.OpShell, Command: command, Persistent: true})
 	if err != nil || o.TimedOut || o.Truncated || o.ExitCode == ExitStopped || o.ExitCode == ExitOutOfMemory || s.in.mod.IsClosed() {
 		go s.in.release()
 		s.in = nil

@@ -87,13 +87,13 @@ func TestWASICallCounts(t *testing.T) {
 		if c == "1" {
 			continue
 		}
-		in, err := h.newInstance(context.Background(), poolKey{ws, WorkspaceWrite})
+		in, err := h.newInstance(context.Background(), poolKey{ws: ws, mode: WorkspaceWrite})
 		if err != nil {
 			t.Fatal(err)
 		}
 		w.reset()
 		start := time.Now()
-		o, err := h.call(context.Background(), in, poolKey{ws, WorkspaceWrite}, proto.Request{Op: proto.OpShell, Command: c})
+		o, err := h.call(context.Background(), in, poolKey{ws: ws, mode: WorkspaceWrite}, false, proto.Request{Op: proto.OpShell, Command: c})
 		el := time.Since(start)
 		in.release()
 		if err != nil {
@@ -114,14 +114,14 @@ func TestRepeatOnOneInstance(t *testing.T) {
 	h := NewHost(Config{PoolSize: -1})
 	defer h.Close(context.Background())
 	ws := benchTree(t)
-	in, err := h.newInstance(context.Background(), poolKey{ws, WorkspaceWrite})
+	in, err := h.newInstance(context.Background(), poolKey{ws: ws, mode: WorkspaceWrite})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer in.release()
 	for i := range 6 {
 		start := time.Now()
-		o, err := h.call(context.Background(), in, poolKey{ws, WorkspaceWrite}, proto.Request{Op: proto.OpShell, Command: c, Persistent: true})
+		o, err := h.call(context.Background(), in, poolKey{ws: ws, mode: WorkspaceWrite}, false, proto.Request{Op: proto.OpShell, Command: c, Persistent: true})
 		t.Logf("run %d: %v exit %d err %v", i, time.Since(start), o.ExitCode, err)
 	}
 }

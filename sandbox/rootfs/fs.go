@@ -171,6 +171,13 @@ func (f *FS) Dir() string { return f.dir }
 // OpenFiles reports how many files are open through f right now.
 func (f *FS) OpenFiles() int { return int(f.open.Load()) }
 
+// QuotaRemaining is what the quota still allows (a huge number without
+// one).
+func (f *FS) QuotaRemaining() int64 { return f.opts.Quota.Remaining() }
+
+// QuotaLimit is the quota's size (0 without one).
+func (f *FS) QuotaLimit() int64 { return f.opts.Quota.Limit() }
+
 // QuotaHit reports whether a write through f was refused by the quota,
 // so the caller can say why the command's writes failed.
 func (f *FS) QuotaHit() bool { return f.quotaHit.Load() }

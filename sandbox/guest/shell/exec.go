@@ -45,7 +45,14 @@ func execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 		hc := interp.HandlerCtx(ctx)
 		f, ok := builtins[args[0]]
 		if !ok {
-			fmt.Fprintf(hc.Stderr, "%s: %s\n", args[0], NotFoundMessage)
+			st, ran, why := runHost(ctx, hc, args)
+			if ran {
+				if st != 0 {
+					return interp.ExitStatus(st)
+				}
+				return nil
+			}
+			fmt.Fprintf(hc.Stderr, "%s: %s\n", args[0], notFoundText(why))
 			return interp.ExitStatus(127)
 		}
 		c := &cmd{ctx: ctx, name: args[0], dir: hc.Dir, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr, hc: hc}

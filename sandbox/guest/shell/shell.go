@@ -86,6 +86,7 @@ func (s *Shell) Run(ctx context.Context, command string, stdin io.Reader, stdout
 		fmt.Fprintf(stderr, "sh: %v\n", err)
 		return 2, nil
 	}
+	defer runningScript(file)()
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/ptc-dev/ptc/sandbox/guest/fileops"
+	"github.com/ptc-dev/ptc/sandbox/guest/hostprog"
 	"github.com/ptc-dev/ptc/sandbox/guest/shell"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
@@ -24,6 +25,10 @@ import (
 // persistent is the interpreter kept across persistent OpShell calls on
 // this instance; it is dropped when a script runs `exit`.
 var persistent *shell.Shell
+
+func init() {
+	shell.Host = hostprog.Programs{}
+}
 
 func main() {
 	os.Exit(int(run()))

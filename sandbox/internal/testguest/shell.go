@@ -1,0 +1,125 @@
+package testguest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	shellOnce sync.Once
+	shellWasm []byte
+	shellErr  error
+)
+
+// Shell returns the shell guest (sandbox/guest/cmd/ptcguest) built from
+// the sources in the tree as they are now, so tests of guest behaviour do
+// not depend on the embedded copy being regenerated. The build (through
+// the same generator as the embedded copy) is cached by a hash of the
+// guest's sources, go.sum and the Go version.
+func Shell(tb testing.TB) []byte {
+	tb.Helper()
+	shellOnce.Do(func() { shellWasm, shellErr = buildShell() })
+	if shellErr != nil {
+		tb.Fatalf("building the shell guest: %v", shellErr)
+	}
+	return shellWasm
+}
+
+func moduleRoot() string {
+	_, self, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(self), "..", "..", "..")
+}
+
+func shellKey(root string) (string, error) {
+	var files []string
+	for _, r := range []string{"sandbox/guest", "sandbox/proto"} {
+		err := filepath.WalkDir(filepath.Join(root, r), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			if d.IsDir() && (strings.HasSuffix(rel, "_stage") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() && !strings.HasSuffix(p, "_test.go") && !strings.HasSuffix(p, ".gz") && !strings.HasSuffix(p, ".sum") {
+				files = append(files, rel)
+			}
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	files = append(files, "go.sum", "go.mod")
+	sort.Strings(files)
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", f, len(data))
+		h.Write(data)
+	}
+	fmt.Fprintln(h, runtime.Version())
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+func buildShell() ([]byte, error) {
+	root := moduleRoot()
+	key, err := shellKey(root)
+	if err != nil {
+		return nil, err
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	dir := filepath.Join(base, "ptc", "test-shell")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	out := filepath.Join(dir, key+".wasm")
+	if b, err := os.ReadFile(out); err == nil {
+		return b, nil
+	}
+	tmp, err := os.MkdirTemp(dir, "build-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	cmd := exec.Command("go", "run", "./sandbox/guest/wasm/gen", "-out", tmp)
+	cmd.Dir = root
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, msg)
+	}
+	gz, err := os.ReadFile(filepath.Join(tmp, "ptcguest.wasm.gz"))
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(out+".tmp", raw, 0o600); err != nil {
+		return nil, err
+	}
+	return raw, os.Rename(out+".tmp", out)
+}
