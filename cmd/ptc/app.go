@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -61,8 +62,9 @@ func (f *runFlags) register(cmd *cobra.Command) {
 
 // app is one wired session and the home it belongs to.
 type app struct {
-	home *harness.Home
-	sess *harness.Session
+	home     *harness.Home
+	sess     *harness.Session
+	homeFlag string
 }
 
 // openApp opens the home and creates or resumes the session (repairing an
@@ -104,11 +106,32 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	for _, n := range sess.Notices() {
 		fmt.Fprintln(os.Stderr, "ptc: note:", n)
 	}
-	return &app{home: home, sess: sess}, nil
+	return &app{home: home, sess: sess, homeFlag: f.home}, nil
 }
 
 // ID is the session id.
 func (a *app) ID() string { return a.sess.ID() }
+
+// resumeHint is a command that continues the session as printed, from
+// any directory: the recorded settings bring back preset, model and
+// workspace, and --home is repeated when it was given.
+func (a *app) resumeHint() string {
+	hint := "ptc --resume " + a.ID()
+	if a.homeFlag != "" {
+		hint += " --home " + shellQuote(a.home.Dir())
+	}
+	return hint
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
 
 // Close makes the log durable and releases the session and the home.
 func (a *app) Close() error {

@@ -73,7 +73,7 @@ func interactive(c *cobra.Command, f *runFlags) error {
 			}
 		}
 		if err == io.EOF {
-			fmt.Fprintf(errw, "\nsession %s saved; resume with: ptc --resume %s\n", a.ID(), a.ID())
+			fmt.Fprintf(errw, "\nsession %s saved; resume with: %s\n", a.ID(), a.resumeHint())
 			return nil
 		}
 		if err != nil {

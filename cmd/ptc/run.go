@@ -60,7 +60,7 @@ func runOnce(c *cobra.Command, f *runFlags, input string) error {
 		return err
 	}
 	defer a.Close()
-	pr.sessionID = a.ID()
+	pr.sessionID, pr.resume = a.ID(), a.resumeHint()
 
 	ctx, stop := interruptContext(c.Context())
 	defer stop()
@@ -94,6 +94,7 @@ type printer struct {
 	format    string
 	out, err  io.Writer
 	sessionID string
+	resume    string // the command that continues the session
 	color     bool
 	inText    bool // last thing printed was streamed text without a newline
 	context   contextView
@@ -248,7 +249,7 @@ func (p *printer) finish(res agent.Outcome) error {
 	if m := p.context.last; m != nil {
 		fmt.Fprintln(p.err, meterText(*m))
 	}
-	fmt.Fprintf(p.err, "session %s (resume with: ptc run --resume %s)\n", p.sessionID, p.sessionID)
+	fmt.Fprintf(p.err, "session %s (resume with: %s)\n", p.sessionID, p.resume)
 	return nil
 }
 

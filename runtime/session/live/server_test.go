@@ -42,7 +42,7 @@ func (s *source) publish(e session.Event) {
 	}
 }
 
-func (s *source) Header() session.Header   { return s.log.Header() }
+func (s *source) Header() session.Header  { return s.log.Header() }
 func (s *source) Events() []session.Event { return s.log.Events() }
 func (s *source) Subscribe(fn func(session.Event)) func() {
 	s.mu.Lock()
