@@ -325,35 +325,35 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// compare orders two key texts by o (reverse not applied).
-func (o sortOrder) compare(a, b string) int {
+// sortVal is a key prepared once per line for comparing.
+type sortVal struct {
+	s   string
+	n   float64
+	mag int
+	ok  bool
+}
+
+// prepare turns a key's text into what o compares.
+func (o sortOrder) prepare(s string) sortVal {
 	if o.blanks {
-		a, b = strings.TrimLeft(a, " \t"), strings.TrimLeft(b, " \t")
+		s = strings.TrimLeft(s, " \t")
 	}
 	switch {
 	case o.numeric:
-		return cmpFloat(leadingNumber(a), leadingNumber(b))
+		return sortVal{n: leadingNumber(s)}
 	case o.general:
-		fa, errA := strconv.ParseFloat(strings.TrimSpace(a), 64)
-		fb, errB := strconv.ParseFloat(strings.TrimSpace(b), 64)
-		if errA != nil || errB != nil {
-			return cmpInt(boolInt(errA == nil), boolInt(errB == nil))
-		}
-		return cmpFloat(fa, fb)
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		return sortVal{n: f, ok: err == nil}
 	case o.human:
-		ma, na := humanNumber(a)
-		mb, nb := humanNumber(b)
-		if ma != mb {
-			return cmpInt(ma, mb)
-		}
-		return cmpFloat(na, nb)
+		mag, n := humanNumber(s)
+		return sortVal{n: n, mag: mag}
 	case o.month:
-		return cmpInt(monthOf(a), monthOf(b))
+		return sortVal{mag: monthOf(s)}
 	case o.version:
-		return versionCompare(a, b)
+		return sortVal{s: s}
 	}
 	if o.dict || o.nonprint {
-		keep := func(r rune) rune {
+		s = strings.Map(func(r rune) rune {
 			if o.dict && !(r == ' ' || r == '\t' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
 				return -1
 			}
@@ -361,13 +361,35 @@ func (o sortOrder) compare(a, b string) int {
 				return -1
 			}
 			return r
-		}
-		a, b = strings.Map(keep, a), strings.Map(keep, b)
+		}, s)
 	}
 	if o.fold {
-		a, b = strings.ToUpper(a), strings.ToUpper(b)
+		s = strings.ToUpper(s)
 	}
-	return strings.Compare(a, b)
+	return sortVal{s: s}
+}
+
+// compareVals orders two prepared keys by o (reverse not applied).
+func (o sortOrder) compareVals(a, b sortVal) int {
+	switch {
+	case o.numeric:
+		return cmpFloat(a.n, b.n)
+	case o.general:
+		if !a.ok || !b.ok {
+			return cmpInt(boolInt(a.ok), boolInt(b.ok))
+		}
+		return cmpFloat(a.n, b.n)
+	case o.human:
+		if a.mag != b.mag {
+			return cmpInt(a.mag, b.mag)
+		}
+		return cmpFloat(a.n, b.n)
+	case o.month:
+		return cmpInt(a.mag, b.mag)
+	case o.version:
+		return versionCompare(a.s, b.s)
+	}
+	return strings.Compare(a.s, b.s)
 }
 
 func boolInt(b bool) int {
@@ -418,16 +440,33 @@ func sortCmd(c *cmd, args []string) int {
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	cmp := func(a, b string) int {
+	// Each line's keys are extracted and prepared once, not per comparison.
+	type rec struct {
+		line string
+		keys []sortVal
+	}
+	recs := make([]rec, len(lines))
+	for i, l := range lines {
+		recs[i].line = l
 		if len(keys) == 0 {
-			r := global.compare(a, b)
+			recs[i].keys = []sortVal{global.prepare(l)}
+			continue
+		}
+		recs[i].keys = make([]sortVal, len(keys))
+		for j, k := range keys {
+			recs[i].keys[j] = k.order.prepare(k.extract(l, sep))
+		}
+	}
+	cmp := func(a, b rec) int {
+		if len(keys) == 0 {
+			r := global.compareVals(a.keys[0], b.keys[0])
 			if global.reverse {
 				r = -r
 			}
 			return r
 		}
-		for _, k := range keys {
-			r := k.order.compare(k.extract(a, sep), k.extract(b, sep))
+		for j, k := range keys {
+			r := k.order.compareVals(a.keys[j], b.keys[j])
 			if k.order.reverse {
 				r = -r
 			}
@@ -437,27 +476,27 @@ func sortCmd(c *cmd, args []string) int {
 		}
 		return 0
 	}
-	full := func(a, b string) int {
+	full := func(a, b rec) int {
 		if r := cmp(a, b); r != 0 || o.has("s") || o.has("u") {
 			return r
 		}
 		// last resort: the whole lines, bytewise (reversed with -r)
-		r := strings.Compare(a, b)
+		r := strings.Compare(a.line, b.line)
 		if global.reverse {
 			r = -r
 		}
 		return r
 	}
 	if o.has("c") {
-		for i := 1; i < len(lines); i++ {
-			if r := full(lines[i-1], lines[i]); r > 0 || r == 0 && o.has("u") {
+		for i := 1; i < len(recs); i++ {
+			if r := full(recs[i-1], recs[i]); r > 0 || r == 0 && o.has("u") {
 				c.fail("%s:%d: disorder: %s", orDefault(strings.Join(o.args, ""), "-"), i+1, lines[i])
 				return 1
 			}
 		}
 		return 0
 	}
-	slices.SortStableFunc(lines, full)
+	slices.SortStableFunc(recs, full)
 	dest := c.stdout
 	if f := o.val("o"); f != "" {
 		w, err := openWrite(c.path(f), false)
@@ -470,11 +509,11 @@ func sortCmd(c *cmd, args []string) int {
 	}
 	bw := bufio.NewWriter(dest)
 	defer bw.Flush()
-	for i, l := range lines {
-		if o.has("u") && i > 0 && cmp(lines[i-1], l) == 0 {
+	for i, r := range recs {
+		if o.has("u") && i > 0 && cmp(recs[i-1], r) == 0 {
 			continue
 		}
-		bw.WriteString(l)
+		bw.WriteString(r.line)
 		bw.WriteByte(lineEnd)
 	}
 	if st != 0 {
