@@ -214,3 +214,27 @@ func TestAnInputLargerThanTheWindowIsRefused(t *testing.T) {
 		t.Fatalf("stderr %q", errb.String())
 	}
 }
+
+func TestSlashCompactInTheInteractiveSession(t *testing.T) {
+	script, ws := longScript(t, 8, 6000)
+	c := newCLI(t)
+	cmd := c.command("--preset", "standard", "--approval", "never", "--model", "script:"+script, "--workspace", ws, "--context-window", "32768")
+	cmd.Stdin = strings.NewReader("read the files\n/compact\n/compact\n")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("ptc: %v\n%s", err, errb.String())
+	}
+	text := out.String()
+	first := strings.Index(text, "· compacted: about ")
+	if first < 0 || !strings.Contains(text[first:], "nothing to compact") {
+		t.Fatalf("stdout does not show a compaction, then nothing left to compact:\n%s", text)
+	}
+	if !strings.Contains(errb.String(), "/compact summarises the session") {
+		t.Fatalf("the banner does not mention /compact: %q", errb.String())
+	}
+	s := c.show(sessionIDIn(t, errb.String()))
+	if n := len(ofType(s.Events, session.TypeTurnStart)); n != 1 {
+		t.Fatalf("/compact started %d turns; it must not be sent as a prompt", n-1)
+	}
+}

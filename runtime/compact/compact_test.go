@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/llm/script"
@@ -379,5 +380,38 @@ func TestTheSideRequestReplaysTheLastRequestSentExactly(t *testing.T) {
 				t.Fatal("the side request does not rebuild from the log")
 			}
 		}
+	}
+}
+
+func TestAFailingSummaryRequestIsRetriedOnceThenReported(t *testing.T) {
+	l := compactable(t)
+	p := scripted() // no summary replies: every summary request fails
+	m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
+	f := fit(t, m, l)
+	if len(p.Requests()) != 2 || !strings.Contains(f.Compaction.Failure, "the summary request failed") {
+		t.Fatalf("compaction %+v after %d requests", f.Compaction, len(p.Requests()))
+	}
+	if f.Refusal != "" {
+		t.Fatal("a request that still fits the window was refused")
+	}
+}
+
+func TestACancelledCompactionStopsAtOnce(t *testing.T) {
+	l := compactable(t)
+	p := scripted(script.Reply{Text: goodSummary, Delay: time.Second})
+	m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req, err := prompt.BuildRequest(l.Events())
+	must(t, err)
+	f, err := m.Fit(ctx, 1, 1, req, false)
+	must(t, err)
+	if f.Compaction == nil || f.Compaction.Failure == "" || len(p.Requests()) != 1 {
+		t.Fatalf("compaction %+v after %d requests; want one failed attempt", f.Compaction, len(p.Requests()))
+	}
+	var end session.CompactionEnd
+	decodeLast(t, l.Events(), session.TypeCompactionEnd, &end)
+	if end.Error == "" {
+		t.Fatal("compaction/end does not record the failure")
 	}
 }
