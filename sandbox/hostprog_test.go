@@ -2,7 +2,11 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -37,7 +41,9 @@ func hostProgs(t testing.TB) *Host {
 	requireBwrap(t)
 	wasm := testguest.Shell(t)
 	hostProgOnce.Do(func() {
-		hostProgHost = NewHost(Config{Guest: func() []byte { return wasm }, HostExec: &HostExec{}, WriteQuota: 64 << 20})
+		// dash: a shell that is surely no guest builtin (sh may be one).
+		programs := append(append([]string(nil), hostexec.DefaultPrograms...), "dash")
+		hostProgHost = NewHost(Config{Guest: func() []byte { return wasm }, HostExec: &HostExec{Programs: programs}, WriteQuota: 64 << 20})
 		hostProgHost.Warm()
 	})
 	return hostProgHost
@@ -58,13 +64,14 @@ func TestHostProgramsJoinTheGuestPipeline(t *testing.T) {
 	h := hostProgs(t)
 	ws, _ := sandboxDir(t)
 	tests := []struct{ name, cmd, stdout string }{
-		{"a host program writes straight to the output", "sh -c 'echo from-host'", "from-host\n"},
-		{"its output feeds a guest builtin", "sh -c 'echo one; echo two' | grep tw | tr a-z A-Z", "TWO\n"},
-		{"a guest builtin feeds it", "printf 'a\\nb\\n' | sh -c 'wc -l' | tr -d ' '", "2\n"},
-		{"stderr joins stdout with 2>&1", "sh -c 'echo err >&2' 2>&1 | sed s/err/ERR/", "ERR\n"},
-		{"its exit status is the command's", "sh -c 'exit 7'; echo $?", "7\n"},
-		{"a loop's input is not eaten", "printf 'x\\ny\\n' | while read f; do sh -c 'echo got'; echo \"$f\"; done", "got\nx\ngot\ny\n"},
-		{"a here-document is its stdin", "sh <<'EOF'\necho heredoc\nEOF", "heredoc\n"},
+		{"a host program writes straight to the output", "dash -c 'echo from-host'", "from-host\n"},
+		{"it runs under bubblewrap", "dash -c 'cat /proc/sys/kernel/hostname'", "ptc-sandbox\n"},
+		{"its output feeds a guest builtin", "dash -c 'echo one; echo two' | grep tw | tr a-z A-Z", "TWO\n"},
+		{"a guest builtin feeds it", "printf 'a\\nb\\n' | dash -c 'wc -l' | tr -d ' '", "2\n"},
+		{"stderr joins stdout with 2>&1", "dash -c 'echo err >&2' 2>&1 | sed s/err/ERR/", "ERR\n"},
+		{"its exit status is the command's", "dash -c 'exit 7'; echo $?", "7\n"},
+		{"a loop's input is not eaten", "printf 'x\\ny\\n' | while read f; do dash -c 'echo got'; echo \"$f\"; done", "got\nx\ngot\ny\n"},
+		{"a here-document is its stdin", "dash <<'EOF'\necho heredoc\nEOF", "heredoc\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,5 +89,196 @@ func TestAProgramThePresetDoesNotAllowStays127(t *testing.T) {
 	o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite}, "true-but-not-allowed")
 	if o.ExitCode != 127 || !strings.Contains(string(o.Stderr), "not among the host programs") {
 		t.Fatalf("exit %d stderr %q", o.ExitCode, o.Stderr)
+	}
+}
+
+// needTool skips (or, under PTC_REQUIRE_TOOLS=1, fails) without a host
+// program the test drives.
+func needTool(t *testing.T, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if _, err := exec.LookPath(n); err != nil {
+			if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
+				t.Fatalf("%s is required: %v", n, err)
+			}
+			t.Skipf("no %s here", n)
+		}
+	}
+}
+
+// project lays out a small Go module, an npm package and a git repository
+// holding both, committed, in ws.
+func project(t *testing.T, ws string) {
+	t.Helper()
+	files := map[string]string{
+		"go.mod":        "module example.com/m\n\ngo 1.21\n",
+		"add.go":        "package m\n\nfunc Add(a, b int) int { return a + b }\n",
+		"add_test.go":   "package m\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"FAIL: add\")\n\t}\n}\n",
+		"package.json":  `{"name": "m", "version": "1.0.0", "scripts": {"test": "node test.js"}}` + "\n",
+		"test.js":       "const assert = require('assert');\nassert.strictEqual(1 + 1, 2);\nconsole.log('node tests ok');\n",
+		"README.md":     "hello\n",
+		".gitignore":    "node_modules\n",
+		"sub/notes.txt": "notes\n",
+	}
+	for name, body := range files {
+		must(t, os.MkdirAll(filepath.Join(ws, filepath.Dir(name)), 0o755))
+		must(t, os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644))
+	}
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"}, {"add", "."},
+		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+}
+
+func TestTheProjectsToolchainRunsInWorkspaceWrite(t *testing.T) {
+	needTool(t, "git", "go", "node", "npm", "python3")
+	h := hostProgs(t)
+	ws, _ := sandboxDir(t)
+	project(t, ws)
+	must(t, os.WriteFile(filepath.Join(ws, "README.md"), []byte("hello\nchanged\n"), 0o644))
+	scope := Scope{Workspace: ws, Mode: WorkspaceWrite}
+	tests := []struct{ name, cmd, want string }{
+		{"go test", "go test ./... 2>&1 | grep -c '^ok'", "1\n"},
+		{"go vet", "go vet ./... && echo vet-ok", "vet-ok\n"},
+		{"node", "node -e 'console.log(6*7)'", "42\n"},
+		{"npm test", "npm test 2>&1 | grep 'node tests ok'", "node tests ok\n"},
+		{"git status", "git status --short", " M README.md\n"},
+		{"git diff", "git diff --stat | head -1 | tr -s ' '", " README.md | 1 +\n"},
+		{"python3 -c", "python3 -c 'print(sum(range(10)))'", "45\n"},
+		{"a mixed pipeline", "go test -v ./... 2>&1 | grep -- '--- PASS' | sed 's/ (.*//' | head -1", "--- PASS: TestAdd\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := runIn(t, h, scope, tt.cmd)
+			if string(o.Stdout) != tt.want {
+				t.Fatalf("stdout %q, want %q (exit %d, stderr %q)", o.Stdout, tt.want, o.ExitCode, o.Stderr)
+			}
+		})
+	}
+}
+
+func TestAHostProgramIsConfined(t *testing.T) {
+	needTool(t, "git", "python3")
+	h := hostProgs(t)
+	ws, outside := sandboxDir(t)
+	project(t, ws)
+	home, err := os.UserHomeDir()
+	must(t, err)
+	homeCanary, err := os.MkdirTemp(home, ".ptc-canary-")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(homeCanary) })
+	must(t, os.WriteFile(filepath.Join(homeCanary, "key"), []byte("SECRET"), 0o600))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer l.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			c.Close()
+			accepted <- struct{}{}
+		}
+	}()
+	port := l.Addr().(*net.TCPAddr).Port
+	tmpName := fmt.Sprintf("ptc-canary-%d", time.Now().UnixNano())
+	gitCfg, _ := os.ReadFile(filepath.Join(ws, ".git", "config"))
+	scope := Scope{Workspace: ws, Mode: WorkspaceWrite}
+	tests := []struct{ name, cmd string }{
+		{"cannot write outside the workspace", "dash -c 'echo X > " + outside + "/secret.txt; echo X > " + outside + "/new.txt'"},
+		{"cannot write the system", "dash -c 'echo X > /usr/ptc-canary'"},
+		{"cannot write .git/config", "dash -c 'echo \"[core] fsmonitor = evil\" >> .git/config'"},
+		{"cannot add a hook", "dash -c 'echo evil > .git/hooks/pre-commit'"},
+		{"cannot make a nested repository", "dash -c 'mkdir -p vendor/.git && echo evil > vendor/.git/config'"},
+		{"cannot plant ptc's config", "dash -c 'mkdir .ptc; echo x > .ptc/x; echo {} > .mcp.json'"},
+		{"cannot point commondir elsewhere", "dash -c 'echo /tmp > .git/commondir'"},
+		{"cannot read the user's HOME", "dash -c 'cat " + homeCanary + "/key'"},
+		{"cannot reach a listener on 127.0.0.1", fmt.Sprintf("python3 -c \"import socket; socket.create_connection(('127.0.0.1', %d), timeout=2)\"", port)},
+		{"its /tmp is private", "dash -c 'echo X > /tmp/" + tmpName + "'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { runIn(t, h, scope, tt.cmd) })
+	}
+	canaryIntact(t, outside)
+	if b, _ := os.ReadFile(filepath.Join(ws, ".git", "config")); string(b) != string(gitCfg) {
+		t.Errorf(".git/config changed: %q", b)
+	}
+	for _, p := range []string{".git/hooks/pre-commit", "vendor/.git", ".ptc", ".mcp.json", ".git/commondir"} {
+		if _, err := os.Lstat(filepath.Join(ws, p)); err == nil {
+			t.Errorf("%s exists after the attack", p)
+		}
+	}
+	if _, err := os.Stat("/usr/ptc-canary"); err == nil {
+		t.Error("/usr/ptc-canary was written")
+	}
+	if _, err := os.Stat(filepath.Join(os.TempDir(), tmpName)); err == nil {
+		t.Errorf("the host /tmp got %s", tmpName)
+	}
+	select {
+	case <-accepted:
+		t.Error("a sandboxed program connected to a host listener")
+	default:
+	}
+	t.Run("the refusals are explained", func(t *testing.T) {
+		o := runIn(t, h, scope, "dash -c 'mkdir -p lib/.git && echo x > lib/.git/config && echo ok > fine.txt'")
+		if !strings.Contains(string(o.Stderr), "refused") || !strings.Contains(string(o.Stderr), "lib/.git") {
+			t.Fatalf("stderr %q", o.Stderr)
+		}
+		if b, _ := os.ReadFile(filepath.Join(ws, "fine.txt")); string(b) != "ok\n" {
+			t.Fatalf("the allowed change did not land: %q", b)
+		}
+	})
+}
+
+func TestReadOnlyModeIsReadOnlyForHostPrograms(t *testing.T) {
+	h := hostProgs(t)
+	ws, _ := sandboxDir(t)
+	must(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("A"), 0o644))
+	o := runIn(t, h, Scope{Workspace: ws, Mode: ReadOnly}, "dash -c 'cat a.txt; echo B > a.txt; echo C > new.txt'")
+	if string(o.Stdout) != "A" || o.ExitCode == 0 || !strings.Contains(string(o.Stderr), "Read-only") {
+		t.Fatalf("stdout %q exit %d stderr %q", o.Stdout, o.ExitCode, o.Stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(b) != "A" {
+		t.Fatal("a.txt changed")
+	}
+	if _, err := os.Stat(filepath.Join(ws, "new.txt")); err == nil {
+		t.Fatal("new.txt was made")
+	}
+}
+
+func TestGitCommitNeedsGitWrite(t *testing.T) {
+	needTool(t, "git")
+	h := hostProgs(t)
+	ws, _ := sandboxDir(t)
+	project(t, ws)
+	commit := "echo more >> README.md && git add README.md && git -c user.name=a -c user.email=a@example.com commit -q -m more && git log --oneline | wc -l | tr -d ' '"
+	o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite}, commit)
+	if o.ExitCode == 0 {
+		t.Fatalf("commit in workspace-write succeeded: %q", o.Stdout)
+	}
+	o = runIn(t, h, Scope{Workspace: ws, Mode: GitWrite}, "git checkout -q -- README.md; "+commit)
+	if string(o.Stdout) != "2\n" || o.ExitCode != 0 {
+		t.Fatalf("commit in git-write: stdout %q exit %d stderr %q", o.Stdout, o.ExitCode, o.Stderr)
+	}
+	cmd := exec.Command("git", "log", "--oneline")
+	cmd.Dir = ws
+	if out, err := cmd.CombinedOutput(); err != nil || strings.Count(string(out), "\n") != 2 {
+		t.Fatalf("the host's git sees %q %v", out, err)
+	}
+}
+
+func TestAWorkspaceFillByAHostProgramStopsAtTheQuota(t *testing.T) {
+	h := hostProgs(t)
+	ws, _ := sandboxDir(t)
+	o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite, Session: "fill"}, "dash -c 'head -c 100000000 /dev/zero > big; echo small > small.txt'")
+	if !strings.Contains(string(o.Stderr), "write quota") {
+		t.Fatalf("stderr %q", o.Stderr)
+	}
+	if info, err := os.Stat(filepath.Join(ws, "big")); err == nil {
+		t.Fatalf("big landed with %d bytes", info.Size())
 	}
 }

@@ -163,5 +163,3 @@ func runProgram(cfg helperConfig) status {
 		return status{ExitCode: 127}
 	}
 }
-
-
