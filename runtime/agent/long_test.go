@@ -177,16 +177,26 @@ func TestALongSessionStaysInsideItsWindow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rebuilt := rebuildAll(t, ld.Events)
+		rebuilt, err := compact.SentRequests(ld.Events)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(rebuilt) != len(r.reqs) {
 			t.Fatalf("%d requests rebuilt, %d sent", len(rebuilt), len(r.reqs))
 		}
 		for i := range rebuilt {
-			a, _ := json.Marshal(rebuilt[i])
+			a, _ := json.Marshal(rebuilt[i].Request)
 			b, _ := json.Marshal(r.reqs[i])
-			if string(a) != string(b) {
+			if string(a) != string(b) || rebuilt[i].Summary != llm.IsSummaryRequest(r.reqs[i]) {
 				t.Fatalf("request %d rebuilds differently", i)
 			}
+		}
+		// SentRequests keeps one decoding across prefixes; the pure
+		// function must agree on the last step request.
+		meters := indexes(ld.Events, session.TypeContextMeter)
+		pure, err := prompt.BuildRequest(ld.Events[:meters[len(meters)-1]+1])
+		if err != nil || !reflect.DeepEqual(pure, r.reqs[len(r.reqs)-1]) {
+			t.Fatalf("BuildRequest does not rebuild the last request (%v)", err)
 		}
 	})
 	t.Run("the latest todo list survives compaction", func(t *testing.T) {
@@ -245,45 +255,6 @@ func TestALongSessionStaysInsideItsWindow(t *testing.T) {
 			t.Fatalf("the resumed meter did not restore its baseline: %+v", m)
 		}
 	})
-}
-
-// rebuildAll rebuilds every request of a stored session in the order they
-// were sent: a step request at each context/meter, a summary request at
-// each compaction/summary.
-//
-// Step requests come from growing prefixes, so a prompt.Builder rebuilds
-// them (it equals BuildRequest, see its tests); the last one is checked
-// against BuildRequest itself.
-func rebuildAll(t *testing.T, events []session.Event) []llm.Request {
-	t.Helper()
-	var out []llm.Request
-	var b prompt.Builder
-	last := -1
-	for i, e := range events {
-		var req llm.Request
-		var err error
-		switch e.Type {
-		case session.TypeContextMeter:
-			req, err = b.Build(events[:i+1])
-			last = len(out)
-		case session.TypeCompactionSummary:
-			req, err = compact.RebuildRequest(events, i)
-		default:
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, req)
-	}
-	if last >= 0 {
-		i := indexes(events, session.TypeContextMeter)
-		pure, err := prompt.BuildRequest(events[:i[len(i)-1]+1])
-		if err != nil || !reflect.DeepEqual(pure, out[last]) {
-			t.Fatalf("the builder and BuildRequest disagree on the last request (%v)", err)
-		}
-	}
-	return out
 }
 
 func decodeInto(t *testing.T, e session.Event, v any) {
@@ -413,24 +384,6 @@ func TestAnInputLargerThanTheWindowIsRefusedUpFront(t *testing.T) {
 	}
 }
 
-// prefixTokens estimates how much of req repeats prev from its start: the
-// system text and tools when both are the same, then every message up to
-// the first that differs. That part is what a provider's prefix cache can
-// serve.
-func prefixTokens(prev, req llm.Request) int {
-	if prev.System != req.System || !reflect.DeepEqual(prev.Tools, req.Tools) {
-		return 0
-	}
-	n := compact.RequestTokens(llm.Request{System: req.System, Tools: req.Tools})
-	for i, m := range req.Messages {
-		if i >= len(prev.Messages) || !reflect.DeepEqual(m, prev.Messages[i]) {
-			break
-		}
-		n += compact.MessageTokens(m)
-	}
-	return n
-}
-
 // tokensSent sums what the provider counts over requests, and the share
 // of it a prefix cache could have served (each request against the one
 // before it).
@@ -440,7 +393,7 @@ func tokensSent(reqs []llm.Request) (sent int, cacheable float64) {
 		sent += scriptTokens(r)
 		total += compact.RequestTokens(r)
 		if i > 0 {
-			prefix += prefixTokens(reqs[i-1], r)
+			prefix += compact.PrefixTokens(reqs[i-1], r)
 		}
 	}
 	return sent, float64(prefix) / float64(total)
@@ -467,7 +420,7 @@ func BenchmarkLongSessionTokens(b *testing.B) {
 		if !llm.IsSummaryRequest(r) {
 			continue
 		}
-		share := float64(prefixTokens(with.reqs[i-1], r)) / float64(compact.RequestTokens(r))
+		share := float64(compact.PrefixTokens(with.reqs[i-1], r)) / float64(compact.RequestTokens(r))
 		minShare, sum, n = min(minShare, share), sum+share, n+1
 		shares = append(shares, fmt.Sprintf("%.4f", share))
 	}
