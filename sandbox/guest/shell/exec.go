@@ -205,6 +205,9 @@ func (c *cmd) forEachInput(names []string, f func(name string, r io.Reader) erro
 		} else {
 			buf, err = c.eachFile(n, buf, f)
 		}
+		if isBrokenPipe(err) {
+			return 141 // the reader went away: stop quietly, as SIGPIPE would
+		}
 		if err != nil {
 			c.fail("%s: %s", n, errText(err))
 			status = 1

@@ -211,11 +211,15 @@ func (r *jqRun) run(code *gojq.Code, v any) bool {
 		if err, isErr := x.(error); isErr {
 			return r.runError(err)
 		}
-		r.print(x)
+		if !r.print(x) {
+			r.status = 141 // the reader went away, as SIGPIPE would end jq
+			return false
+		}
 	}
 }
 
-func (r *jqRun) print(x any) {
+// print writes one result; false when the output is closed.
+func (r *jqRun) print(x any) bool {
 	r.outputs++
 	r.last = x
 	if s, ok := x.(string); ok && r.o.raw {
@@ -226,6 +230,8 @@ func (r *jqRun) print(x any) {
 	if !r.o.join {
 		r.w.w.WriteByte('\n')
 	}
+	_, err := r.w.w.Write(nil)
+	return err == nil
 }
 
 func (r *jqRun) runError(err error) bool {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -14,6 +16,23 @@ var systemCommands = map[string]builtinFunc{
 	"timeout": timeout,
 	"expr":    exprCmd,
 	"nproc":   func(c *cmd, _ []string) int { fmt.Fprintln(c.stdout, runtime.NumCPU()); return 0 },
+	"yes":     yes,
+}
+
+// yes prints its arguments (or y) forever, until the reader goes away or
+// the call's context ends.
+func yes(c *cmd, args []string) int {
+	line := "y\n"
+	if len(args) > 0 {
+		line = strings.Join(args, " ") + "\n"
+	}
+	chunk := []byte(strings.Repeat(line, max(1, 8192/len(line))))
+	for c.ctx.Err() == nil {
+		if _, err := c.stdout.Write(chunk); err != nil {
+			return 141
+		}
+	}
+	return 130
 }
 
 // machineName is uname -m for the architecture the code runs on; the wasm
@@ -138,4 +157,10 @@ operands:
 		return 124
 	}
 	return st
+}
+
+// isBrokenPipe reports whether err is a write to a pipe whose reader has
+// gone (head has what it wanted).
+func isBrokenPipe(err error) bool {
+	return err != nil && (errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE))
 }

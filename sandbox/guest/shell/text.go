@@ -465,7 +465,9 @@ func seq(c *cmd, args []string) int {
 				s = strings.Repeat("0", width-len(s)) + s
 			}
 		}
-		w.WriteString(s)
+		if _, err := w.WriteString(s); err != nil {
+			return 141 // the reader went away, as SIGPIPE would end seq
+		}
 		if c.ctx.Err() != nil {
 			return 1
 		}
