@@ -39,7 +39,7 @@ type BashOut struct {
 }
 
 const escalationProps = `,
-    "sandbox_permissions": {"type": "string", "enum": ["read-only", "workspace-write", "danger-full-access"], "description": "Run this one call in a wider sandbox mode (needs the user's approval). Give together with justification."},
+    "sandbox_permissions": {"type": "string", "enum": ["read-only", "workspace-write", "git-write", "danger-full-access"], "description": "Run this call in a wider sandbox mode (needs the user's approval, once or for the session). git-write lets git commit, add, checkout and stash write the repository's .git while everything stays confined; danger-full-access runs on the host without a sandbox. Give together with justification."},
     "justification": {"type": "string", "description": "Why this call needs the wider mode; shown to the user."}`
 
 var bashInSchema = `{
@@ -89,7 +89,7 @@ func (s *set) runBash(ctx context.Context, call tools.Call, in BashIn) (BashOut,
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	o, err := RunCommand(ctx, s.host, ws, mode, in.Command, abs(ws, in.Workdir))
+	o, err := RunCommandIn(ctx, s.host, s.scope(ctx, ws, mode), in.Command, abs(ws, in.Workdir))
 	if err != nil {
 		return BashOut{}, err
 	}
@@ -104,10 +104,15 @@ func (s *set) runBash(ctx context.Context, call tools.Call, in BashIn) (BashOut,
 // host's /bin/bash in danger-full-access, otherwise in a fresh guest shell
 // in workdir. `ptc sh` uses it too.
 func RunCommand(ctx context.Context, host *sandbox.Host, ws string, mode sandbox.Mode, command, workdir string) (sandbox.Outcome, error) {
-	if mode == sandbox.DangerFullAccess {
+	return RunCommandIn(ctx, host, sandbox.Scope{Workspace: ws, Mode: mode}, command, workdir)
+}
+
+// RunCommandIn is RunCommand for a full scope (session, spill, network).
+func RunCommandIn(ctx context.Context, host *sandbox.Host, scope sandbox.Scope, command, workdir string) (sandbox.Outcome, error) {
+	if scope.Mode == sandbox.DangerFullAccess {
 		return host.HostShell(ctx, workdir, command)
 	}
-	return host.Run(ctx, ws, mode, proto.Request{Op: proto.OpShell, Command: command, Cwd: workdir})
+	return host.RunIn(ctx, scope, proto.Request{Op: proto.OpShell, Command: command, Cwd: workdir})
 }
 
 func renderBash(o BashOut) string {

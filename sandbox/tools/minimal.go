@@ -52,7 +52,7 @@ func (s *set) sessionShell(ctx context.Context) (*sandbox.Shell, error) {
 	if sh, ok := s.shells[sid]; ok {
 		return sh, nil
 	}
-	sh, err := s.host.NewShell(ws, guestMode(s.cfg.Mode))
+	sh, err := s.host.NewShellIn(s.scope(ctx, ws, guestMode(s.cfg.Mode)))
 	if err != nil {
 		return nil, err
 	}

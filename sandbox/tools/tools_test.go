@@ -133,3 +133,57 @@ func TestWriteAndEditRequireAFreshRead(t *testing.T) {
 		t.Fatalf("stale edit: %v", err)
 	}
 }
+
+// countingAnswer answers every question the same way and counts them.
+type countingAnswer struct {
+	answer string
+	asked  int
+}
+
+func (a *countingAnswer) Ask(context.Context, tools.Question) (string, error) {
+	a.asked++
+	return a.answer, nil
+}
+
+func TestGitWriteIsAskedOnceForTheSessionAndDeniedUnderNever(t *testing.T) {
+	ws := t.TempDir()
+	args := map[string]any{"command": "echo hi", "description": "d", "sandbox_permissions": "git-write", "justification": "commit the fix"}
+	t.Run("allowed for the session, the second call is not asked again", func(t *testing.T) {
+		ans := &countingAnswer{answer: tools.AnswerAllowSession}
+		bash, _ := ByName(testHost(), Config{Workspace: ws}, "bash")
+		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s1", Sink: &sink{}, Answerer: ans})
+		for i := 0; i < 2; i++ {
+			if _, err := call(t, bash, ctx, args); err != nil {
+				t.Fatalf("call %d: %v", i, err)
+			}
+		}
+		if ans.asked != 1 {
+			t.Fatalf("asked %d times, want 1", ans.asked)
+		}
+		other := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s2", Sink: &sink{}, Answerer: ans})
+		if _, err := call(t, bash, other, args); err != nil || ans.asked != 2 {
+			t.Fatalf("another session must be asked itself: %v, asked %d", err, ans.asked)
+		}
+	})
+	t.Run("allowed once, the next call is asked again", func(t *testing.T) {
+		ans := &countingAnswer{answer: tools.AnswerAllowOnce}
+		bash, _ := ByName(testHost(), Config{Workspace: ws}, "bash")
+		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &sink{}, Answerer: ans})
+		for i := 0; i < 2; i++ {
+			if _, err := call(t, bash, ctx, args); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ans.asked != 2 {
+			t.Fatalf("asked %d times, want 2", ans.asked)
+		}
+	})
+	t.Run("under approval never it is denied without asking", func(t *testing.T) {
+		ans := &countingAnswer{answer: tools.AnswerAllowSession}
+		bash, _ := ByName(testHost(), Config{Workspace: ws, Approval: tools.PolicyNever}, "bash")
+		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &sink{}, Answerer: ans})
+		if _, err := call(t, bash, ctx, args); code(err) != tools.CodeSandboxDenied || ans.asked != 0 {
+			t.Fatalf("got %v (asked %d), want SANDBOX_DENIED without asking", err, ans.asked)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -37,6 +38,9 @@ type Config struct {
 	// Approval decides escalation requests (sandbox_permissions): under
 	// tools.PolicyNever they are denied without asking. "" means ask.
 	Approval tools.Policy
+	// Network lets host programs the shell runs reach the network
+	// (--network, or the preset's network option).
+	Network bool
 }
 
 // set is the shared state of one tool set: the host, the policy and the
@@ -49,6 +53,7 @@ type set struct {
 	seen   map[string]map[string]string // session → path → sha256 at last read/write
 	shells map[string]*sandbox.Shell    // session → persistent shell (minimal)
 	undo   map[string][]undoEntry       // session+path → previous contents
+	grants map[string]sandbox.Mode      // session → mode escalations were allowed to for the session
 }
 
 func newSet(host *sandbox.Host, cfg Config) *set {
@@ -59,7 +64,7 @@ func newSet(host *sandbox.Host, cfg Config) *set {
 		cfg.Approval = tools.PolicyAsk
 	}
 	return &set{host: host, cfg: cfg, seen: map[string]map[string]string{},
-		shells: map[string]*sandbox.Shell{}, undo: map[string][]undoEntry{}}
+		shells: map[string]*sandbox.Shell{}, undo: map[string][]undoEntry{}, grants: map[string]sandbox.Mode{}}
 }
 
 // All returns the standard tools: bash, read, write, edit, glob, grep.
@@ -115,7 +120,7 @@ func (s *set) fileOp(ctx context.Context, mode sandbox.Mode, op string, req prot
 		return proto.FileResponse{}, err
 	}
 	req.Path = abs(ws, req.Path)
-	o, err := s.host.Run(ctx, ws, guestMode(mode), proto.Request{Op: op, File: &req})
+	o, err := s.host.RunIn(ctx, s.scope(ctx, ws, guestMode(mode)), proto.Request{Op: op, File: &req})
 	if err != nil {
 		return proto.FileResponse{}, err
 	}
@@ -130,6 +135,19 @@ func (s *set) fileOp(ctx context.Context, mode sandbox.Mode, op string, req prot
 		return resp, fileError(req.Path, resp.Error)
 	}
 	return resp, nil
+}
+
+// scope is where a call of the session on ctx runs: its quota, its spill
+// directory, the network setting.
+func (s *set) scope(ctx context.Context, ws string, mode sandbox.Mode) sandbox.Scope {
+	env := tools.EnvFrom(ctx)
+	sc := sandbox.Scope{Workspace: ws, Mode: mode, Session: env.SessionID, Network: s.cfg.Network}
+	if env.SpillDir != "" && filepath.IsAbs(env.SpillDir) {
+		if _, err := os.Stat(env.SpillDir); err == nil {
+			sc.Spill = env.SpillDir
+		}
+	}
+	return sc
 }
 
 // guestMode is the mode of work that never leaves the guest (file ops and
@@ -216,6 +234,11 @@ func (s *set) mode(ctx context.Context, call tools.Call, esc Escalation) (sandbo
 	decided := func(decision, by, why string) {
 		emit(env, session.TypeApprovalDecided, session.ApprovalDecided{CallID: call.ID, Name: call.Name, Decision: decision, By: by, Reason: why})
 	}
+	if s.granted(env.SessionID, want) {
+		decided(tools.AnswerAllowSession, "grant", "allowed earlier for this session")
+		emit(env, session.TypeSandboxMode, session.SandboxMode{Mode: string(want), Reason: "allowed for this session: " + esc.Justification, CallID: call.ID})
+		return want, nil
+	}
 	if s.cfg.Approval == tools.PolicyNever {
 		decided(tools.AnswerDeny, "policy", "approval policy is never")
 		return "", tools.Errorf(tools.CodeSandboxDenied, "running in %s needs approval and the approval policy is never; do the task within %s", want, s.cfg.Mode)
@@ -228,8 +251,8 @@ func (s *set) mode(ctx context.Context, call tools.Call, esc Escalation) (sandbo
 	}
 	answer, err := env.Answerer.Ask(ctx, tools.Question{Kind: "approval", CallID: call.ID, Tool: call.Name, Args: call.Raw,
 		Text:    fmt.Sprintf("Allow this %s call to run in %s (current mode %s)? Reason given: %s", call.Name, want, s.cfg.Mode, esc.Justification),
-		Options: []string{tools.AnswerAllowOnce, tools.AnswerDeny}})
-	if err != nil || answer != tools.AnswerAllowOnce {
+		Options: []string{tools.AnswerAllowOnce, tools.AnswerAllowSession, tools.AnswerDeny}})
+	if err != nil || answer != tools.AnswerAllowOnce && answer != tools.AnswerAllowSession {
 		why := "user"
 		if err != nil {
 			why = err.Error()
@@ -237,9 +260,31 @@ func (s *set) mode(ctx context.Context, call tools.Call, esc Escalation) (sandbo
 		decided(tools.AnswerDeny, "user", why)
 		return "", tools.Errorf(tools.CodeSandboxDenied, "the escalation to %s was not approved; do the task within %s or ask the user", want, s.cfg.Mode)
 	}
-	decided(tools.AnswerAllowOnce, "user", "")
-	emit(env, session.TypeSandboxMode, session.SandboxMode{Mode: string(want), Reason: "approved for this call only: " + esc.Justification, CallID: call.ID})
+	decided(answer, "user", "")
+	why := "approved for this call only: "
+	if answer == tools.AnswerAllowSession {
+		s.grant(env.SessionID, want)
+		why = "approved for this session: "
+	}
+	emit(env, session.TypeSandboxMode, session.SandboxMode{Mode: string(want), Reason: why + esc.Justification, CallID: call.ID})
 	return want, nil
+}
+
+// grant remembers that the session may escalate up to m without asking.
+func (s *set) grant(sid string, m sandbox.Mode) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m.WiderThan(s.grants[sid]) {
+		s.grants[sid] = m
+	}
+}
+
+// granted reports whether the session was allowed m (or wider) before.
+func (s *set) granted(sid string, m sandbox.Mode) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.grants[sid]
+	return ok && !m.WiderThan(g)
 }
 
 func emit(env *tools.Env, typ string, data any) {
