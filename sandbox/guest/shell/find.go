@@ -152,7 +152,7 @@ func (p *findParser) primary() (findNode, error) {
 			if long {
 				w.ls(e)
 			} else {
-				w.out.WriteString(e.shown + end)
+				w.print(e.shown + end)
 			}
 			return true
 		}), nil
@@ -430,6 +430,13 @@ type findWalk struct {
 	status int
 }
 
+// print writes s and ends the walk once the output is gone (find | head).
+func (w *findWalk) print(s string) {
+	if _, err := w.out.WriteString(s); err != nil {
+		w.quit = true
+	}
+}
+
 func (w *findWalk) execPath(a string, e *findEntry) string {
 	if strings.HasSuffix(a, "dir") {
 		return "./" + path.Base(e.full)
@@ -463,7 +470,7 @@ func find(c *cmd, args []string) int {
 	if !p.hasAction {
 		inner := expr
 		expr = findAnd{inner, findTest(func(w *findWalk, e *findEntry) bool {
-			w.out.WriteString(e.shown + "\n")
+			w.print(e.shown + "\n")
 			return true
 		})}
 	}

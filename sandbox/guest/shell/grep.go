@@ -354,6 +354,9 @@ func (w *grepWalk) fail(name string, err error) {
 // visit handles the entry d at full path p, rel being its path below the
 // operand ("" for the operand itself) and name what grep prints for it.
 func (w *grepWalk) visit(p, rel, name string, d fs.DirEntry) {
+	if _, err := w.g.w.Write(nil); err != nil {
+		return // the output is gone (grep -r x | head): stop walking
+	}
 	o := w.g.o
 	if d.IsDir() {
 		if rel != "" && (d.Name() == ".git" || globAny(o.vals["exclude-dir"], d.Name())) {
