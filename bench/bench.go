@@ -23,14 +23,16 @@ type Options struct {
 
 // Report is everything one run measured, against its baselines.
 type Report struct {
-	Quick    bool           `json:"quick"`
-	Tokens   []TokenResult  `json:"tokens"`
-	Total    TokenTotal     `json:"tokens_total"`
-	Bash     []BashResult   `json:"bash"`
-	RunCode  RunCodeResult  `json:"run_code"`
-	EventLog EventLogResult `json:"event_log"`
-	Seconds  float64        `json:"seconds"`
-	Notes    []string       `json:"notes"`
+	Quick  bool          `json:"quick"`
+	Tokens []TokenResult `json:"tokens"`
+	Total  TokenTotal    `json:"tokens_total"`
+	// Long is the long-session comparison (with the token comparison).
+	Long     *LongSessionResult `json:"long_session,omitempty"`
+	Bash     []BashResult       `json:"bash"`
+	RunCode  RunCodeResult      `json:"run_code"`
+	EventLog EventLogResult     `json:"event_log"`
+	Seconds  float64            `json:"seconds"`
+	Notes    []string           `json:"notes"`
 }
 
 // TokenTotal sums the token comparison over all tasks.
@@ -42,13 +44,13 @@ type TokenTotal struct {
 }
 
 // sizes are the sample counts of one run.
-type sizes struct{ bash, runCode, nested, events int }
+type sizes struct{ bash, runCode, nested, events, longSteps int }
 
 func (o Options) sizes() sizes {
 	if o.Quick {
-		return sizes{bash: 40, runCode: 40, nested: 200, events: 100_000}
+		return sizes{bash: 40, runCode: 40, nested: 200, events: 100_000, longSteps: 60}
 	}
-	return sizes{bash: 200, runCode: 200, nested: 1000, events: 1_000_000}
+	return sizes{bash: 200, runCode: 200, nested: 1000, events: 1_000_000, longSteps: 200}
 }
 
 // Run measures everything and returns the report.
@@ -59,6 +61,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		"tokens: the scripted provider's estimate, request JSON bytes / 4 (system prompt with the SDK section, tool specs, messages), summed over every request of the session",
 		"bash: sandboxed bash tool through the tools Runner, warm pool, 15 ms between calls; host: /bin/bash -c of the same command in the same directory",
 		"run_code: through the tools Runner; nested call = (N no-op calls - N awaited promises) / N",
+		"long session: standard preset, one 20 KB read per step, 32 k window, with automatic pruning/compaction and with --no-compact; tokens are the provider's input counts summed over every request (summary requests included); cacheable = estimated share repeating the previous request from its start",
 	}}
 	workspace := filepath.Join(o.Scratch, "workspace")
 	fx := NewFixture()
@@ -70,7 +73,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		workspace = ws
 	}
 	if !o.SkipTokens {
-		if err := tokens(ctx, rep, fx, workspace, o.Scratch); err != nil {
+		if err := tokens(ctx, rep, fx, workspace, o.Scratch, n.longSteps); err != nil {
 			return nil, err
 		}
 	}
@@ -90,7 +93,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 
 // tokens runs the scripted sessions in a private home under scratch, so
 // the user's sessions are left alone.
-func tokens(ctx context.Context, rep *Report, fx *Fixture, workspace, scratch string) error {
+func tokens(ctx context.Context, rep *Report, fx *Fixture, workspace, scratch string, longSteps int) error {
 	scripts := filepath.Join(scratch, "scripts")
 	if err := os.MkdirAll(scripts, 0o755); err != nil {
 		return err
@@ -104,6 +107,11 @@ func tokens(ctx context.Context, rep *Report, fx *Fixture, workspace, scratch st
 		return err
 	}
 	rep.Total = total(rep.Tokens)
+	long, err := runLongSession(ctx, home, scratch, longSteps)
+	if err != nil {
+		return fmt.Errorf("long session: %w", err)
+	}
+	rep.Long = &long
 	return nil
 }
 

@@ -22,6 +22,21 @@ func (r *Report) WriteText(w io.Writer) error {
 		row("total", fmt.Sprint(r.Total.Standard), "", fmt.Sprint(r.Total.PTC), "", fmt.Sprintf("%.1f %%", r.Total.SavingPct), yes(r.Total.AllAnswers))
 		row()
 	}
+	if l := r.Long; l != nil {
+		fmt.Fprintf(tw, "Long session, %d steps of 20 KB results, %d-token window (pruning + compaction vs none)\n", l.Steps, l.Window)
+		row("", "input tokens", "requests", "largest", "cacheable", "pruned", "compactions")
+		for _, c := range []struct {
+			name string
+			run  LongRun
+		}{{"compacted", l.Compacted}, {"uncompacted", l.Uncompacted}} {
+			row(c.name, fmt.Sprint(c.run.InputTokens), fmt.Sprint(c.run.Requests), fmt.Sprint(c.run.LargestRequest),
+				fmt.Sprintf("%.1f %%", 100*c.run.CacheableShare), fmt.Sprint(c.run.Pruned), fmt.Sprint(c.run.Compactions))
+		}
+		row("sent ratio", fmt.Sprintf("%.1f %%", 100*l.SentRatio))
+		row("summary requests, exact prefix of the request before", fmt.Sprintf("min %.1f %%", 100*l.SummaryPrefixShareMin),
+			fmt.Sprintf("mean %.1f %%", 100*l.SummaryPrefixShareAvg))
+		row()
+	}
 	fmt.Fprintln(tw, "Sandboxed bash tool vs host /bin/bash -c (target p50 ≤ 2 ms, p99 ≤ 10 ms)")
 	row("command", "sandbox p50", "p99", "host p50", "p99", "ratio p50")
 	for _, b := range r.Bash {

@@ -38,6 +38,19 @@ func TestBenchQuickReportsEveryAnchor(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the long session stays in its window and sends far fewer tokens compacted", func(t *testing.T) {
+		l := rep.Long
+		if l == nil {
+			t.Fatal("no long_session section")
+		}
+		if l.Compacted.Compactions == 0 || l.Compacted.Pruned == 0 || l.Compacted.LargestRequest > l.Window ||
+			l.Uncompacted.LargestRequest <= l.Window || l.SentRatio <= 0 || l.SentRatio >= 0.5 {
+			t.Errorf("long session %+v", l)
+		}
+		if len(l.SummaryPrefixShare) != l.Compacted.Compactions || l.SummaryPrefixShareMin < 0.9 {
+			t.Errorf("summary prefix shares %v", l.SummaryPrefixShare)
+		}
+	})
 	t.Run("latency and event log sections are filled", func(t *testing.T) {
 		if len(rep.Bash) != 2 {
 			t.Fatalf("%d bash rows, want echo and grep", len(rep.Bash))
