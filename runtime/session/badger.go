@@ -39,6 +39,7 @@ type BadgerStore struct {
 	db     *badger.DB
 
 	writeMu sync.Mutex // serialises Create, Append and Truncate
+	written int64      // bytes appended since open: what Close may flush
 }
 
 // Sizes chosen for one small store per session, many of them open at
@@ -69,6 +70,11 @@ func OpenBadger(dir string, opts BadgerOptions) (*BadgerStore, error) {
 	if !opts.ReadOnly {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, storeError("", dir, "create the session store directory", err)
+		}
+	}
+	if !opts.ReadOnly {
+		if err := checkSpace(opts.Session, dir, 0); err != nil {
+			return nil, err
 		}
 	}
 	db, err := openDB(dir, opts.ReadOnly)
@@ -173,6 +179,9 @@ func (s *BadgerStore) Create(ctx context.Context, h Header) error {
 		return err
 	}
 	defer done()
+	if err := checkSpace(h.ID, s.dir, 4<<10); err != nil {
+		return err
+	}
 	hb, err := json.Marshal(h)
 	if err != nil {
 		return fmt.Errorf("create session %s: %w", h.ID, err)
@@ -285,6 +294,11 @@ func (s *BadgerStore) Append(ctx context.Context, id string, events []Event, dur
 	if err := checkBatch(id, m.count, events); err != nil {
 		return err
 	}
+	need := batchBytes(events)
+	if err := checkSpace(id, s.dir, need); err != nil {
+		return err
+	}
+	s.written += need
 	for len(events) > 0 {
 		n := chunkLen(events)
 		if m, err = s.appendChunk(h, m, events[:n]); err != nil {
@@ -433,6 +447,9 @@ func (s *BadgerStore) Truncate(ctx context.Context, id string, n int64) error {
 		return err
 	}
 	defer done()
+	if err := checkSpace(id, s.dir, 64<<10); err != nil {
+		return err
+	}
 	err = s.db.Update(func(txn *badger.Txn) error {
 		h, err := getHeader(txn, id)
 		if err != nil {
@@ -466,5 +483,14 @@ func (s *BadgerStore) Close() error {
 		return nil
 	}
 	s.closed = true
+	if !s.readOnly {
+		// Closing flushes the memtable into a table: without room for it
+		// Badger would die of SIGBUS (see space.go). Everything is synced
+		// in the write-ahead file, which the next open replays, so leave
+		// the store open until the process exits instead.
+		if err := checkRoom("", s.dir, 2*min(s.written, badgerMemTable)+1<<20); err != nil {
+			return fmt.Errorf("%w (the store is left open until ptc exits: its events are safe in its write-ahead file, which the next open replays)", err)
+		}
+	}
 	return s.db.Close()
 }

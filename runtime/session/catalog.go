@@ -65,9 +65,14 @@ func (o *Owned) Dir() string { return o.dir }
 // Close makes the log durable, writes the listing record, closes the
 // store and releases the lock.
 func (o *Owned) Close() error {
-	err := o.Log.Sync(context.Background())
-	err = errors.Join(err, o.meta.close(), o.store.Close(), o.lock.release())
-	return err
+	err := errors.Join(o.Log.Sync(context.Background()), o.meta.close())
+	if serr := o.store.Close(); serr != nil {
+		// A store left open (a full disk, see BadgerStore.Close) stays
+		// ours until the process exits: keep the lock, so that others are
+		// told who holds the session rather than failing inside Badger.
+		return errors.Join(err, serr)
+	}
+	return errors.Join(err, o.lock.release())
 }
 
 // Create starts a new session (filling ID, CreatedAt and Version as
@@ -280,14 +285,17 @@ func (c *Catalog) summary(ctx context.Context, id string) Summary {
 	dir := c.SessionDir(id)
 	holder := holderOf(dir)
 	s, err := readMeta(dir)
-	if err != nil || s.Header.ID != id {
+	usable := err == nil && s.Header.ID == id
+	if !usable {
 		s = Summary{Header: Header{ID: id}, Status: StatusRunning}
-		if !holder.Live {
-			if ld, lerr := c.Load(ctx, id); lerr == nil {
-				s = summaryOf(ld.Header, ld.Events)
-			} else {
-				s.Status = "unreadable: " + lerr.Error()
-			}
+	}
+	if !holder.Live && (!usable || !s.Closed) {
+		// No record, or one its owner never finished (it was killed):
+		// the store, which nobody holds, has the truth.
+		if ld, lerr := c.Load(ctx, id); lerr == nil {
+			s = summaryOf(ld.Header, ld.Events)
+		} else if !usable {
+			s.Status = "unreadable: " + lerr.Error()
 		}
 	}
 	s.Owner = holder
@@ -320,8 +328,14 @@ func (c *Catalog) Remove(id string) error {
 // migrate.go). Readers call migrate alone and go on when the home is not
 // writable.
 func (c *Catalog) prepare() error {
+	if err := checkOwner(c.home); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(c.dir, 0o700); err != nil {
 		return storeError("", c.dir, "create the sessions directory", err)
+	}
+	if err := checkOwner(c.dir); err != nil {
+		return err
 	}
 	return c.migrate()
 }

@@ -36,6 +36,9 @@ type Summary struct {
 	Turns     int      `json:"turns"`
 	Status    string   `json:"status,omitempty"`
 	Owner     Holder   `json:"owner"`
+	// Closed is set by the owner's final record: a record without it
+	// whose owner is gone may be behind the log (the owner was killed).
+	Closed bool `json:"closed,omitempty"`
 }
 
 // titleMax bounds a title in bytes.

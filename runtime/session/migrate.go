@@ -38,6 +38,9 @@ func (c *Catalog) migrate() error {
 
 func (c *Catalog) migrateNow() {
 	legacy := LegacyDir(c.home)
+	if checkOwner(c.home) != nil {
+		return // not ours to rearrange
+	}
 	if _, err := os.Stat(filepath.Join(c.dir, badger.ManifestFilename)); err == nil {
 		if err := moveLegacy(c.dir, legacy); err != nil {
 			c.note(err)

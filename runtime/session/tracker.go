@@ -87,6 +87,9 @@ func (t *tracker) close() error {
 	}
 	close(kick)
 	<-t.done
+	t.mu.Lock()
+	t.sum.Closed = true
+	t.mu.Unlock()
 	t.write()
 	t.mu.Lock()
 	defer t.mu.Unlock()
