@@ -3,6 +3,7 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -93,9 +94,10 @@ func awk(c *cmd, args []string) int {
 		k, v, _ := strings.Cut(kv, "=")
 		environ = append(environ, k, v)
 	}
+	operands, stdin := c.awkOperands(args[i:])
 	cfg := &interp.Config{
-		Stdin: c.stdin, Output: c.bufOut(), Error: c.stderr,
-		Argv0: "awk", Args: args[i:], Vars: vars, Environ: environ,
+		Stdin: stdin, Output: c.bufOut(), Error: c.stderr,
+		Argv0: "awk", Args: operands, Vars: vars, Environ: environ,
 		NoExec: true,
 	}
 	defer c.flushOut()
@@ -110,6 +112,27 @@ func awk(c *cmd, args []string) int {
 		return 2
 	}
 	return status
+}
+
+// awkOperands hands one stream operand (/dev/stdin, or the /dev/fd/63 of
+// a process substitution), which GoAWK cannot open by name, to awk as its
+// standard input when nothing else reads that.
+func (c *cmd) awkOperands(operands []string) ([]string, io.Reader) {
+	out := append([]string(nil), operands...)
+	for _, a := range out {
+		if a == "-" {
+			return out, c.stdin
+		}
+	}
+	for j, a := range out {
+		if isStream(c, a) {
+			if r, err := c.open(a); err == nil {
+				out[j] = "-"
+				return out, r
+			}
+		}
+	}
+	return out, c.stdin
 }
 
 // unescapeAwk expands the escapes awk applies to -v values and -F.

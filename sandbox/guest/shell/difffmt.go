@@ -197,10 +197,10 @@ func (d *diffRun) paths(a, b string, top bool) int {
 	c := d.c
 	ia, errA := os.Stat(c.path(a))
 	ib, errB := os.Stat(c.path(b))
-	if a == "-" {
+	if isStream(c, a) {
 		ia, errA = nil, nil
 	}
-	if b == "-" {
+	if isStream(c, b) {
 		ib, errB = nil, nil
 	}
 	if top && errA == nil && errB == nil && ia != nil && ib != nil && ia.IsDir() != ib.IsDir() {
@@ -282,6 +282,14 @@ func (d *diffRun) dirs(a, b string) int {
 		status = max(status, d.paths(pa, pb, false))
 	}
 	return status
+}
+
+// isStream reports whether an operand names a stream rather than a file:
+// "-", /dev/stdin or a descriptor such as the /dev/fd/63 that <(cmd)
+// expands to. Such operands are read through cmd.open, never stat'ed.
+func isStream(c *cmd, name string) bool {
+	p := c.path(name)
+	return name == "-" || p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/")
 }
 
 // read returns a file's text ("" for a missing one under -N) and the

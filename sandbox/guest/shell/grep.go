@@ -276,6 +276,12 @@ func grep(c *cmd, args []string) (code int) {
 		switch {
 		case f == "-":
 			err = g.search("(standard input)", c.stdin, false)
+		case isStream(c, f):
+			var rc io.ReadCloser
+			if rc, err = c.open(f); err == nil {
+				err = g.search(f, rc, false)
+				rc.Close()
+			}
 		case err != nil:
 		case fi.IsDir() && recursive:
 			if st := g.walk(f, false); st != 0 {
