@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/prompt"
@@ -227,8 +228,13 @@ func (m *Manager) lastSent(events []session.Event, items []session.SurfaceItem, 
 }
 
 // budget is the most a side request may hold: the window less the room
-// the summary needs.
-func (m *Manager) budget() int { return m.cfg.Window - m.cfg.SummaryMaxTokens }
+// the summary needs (no limit when the window is unknown).
+func (m *Manager) budget() int {
+	if m.cfg.Window <= 0 {
+		return math.MaxInt
+	}
+	return m.cfg.Window - m.cfg.SummaryMaxTokens
+}
 
 // fits reports whether the side request replaying the first replay
 // messages of req fits the budget.

@@ -225,3 +225,54 @@ func TestProjectorEqualsAFreshDerivationAtEveryLength(t *testing.T) {
 		check(len(s.events))
 	})
 }
+
+// FuzzSurface builds a log from random surface events and replacements
+// (some naming seqs that are not on the surface) and checks that Surface
+// never panics, that a bad replacement is an error naming its seq, and
+// that the incremental Projector agrees with a fresh derivation.
+func FuzzSurface(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 1, 2, 3, 7, 4, 9, 0, 1, 2})
+	f.Add([]byte{0, 4, 0, 4, 3, 3, 255, 4, 1})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 300 {
+			ops = ops[:300]
+		}
+		s := &script{t: t}
+		var p session.Projector
+		for i := 0; i < len(ops); i++ {
+			n := int64(len(s.events)) + 1
+			arg := func() int64 {
+				if i+1 < len(ops) {
+					i++
+					return int64(ops[i]) % n
+				}
+				return 0
+			}
+			switch ops[i] % 6 {
+			case 0:
+				s.user("u")
+			case 1:
+				s.assistant(1, 1, "a", llm.ToolCall{ID: "c", Name: "read", Arguments: "{}"})
+			case 2:
+				s.result(1, 1, "c", "read", "r")
+			case 3:
+				s.pruned(arg(), "p")
+			case 4:
+				s.summary("s", arg(), arg())
+			default:
+				s.stepEnd(1, 1)
+			}
+			want, werr := session.Surface(s.events)
+			got, gerr := p.Surface(s.events)
+			if (werr == nil) != (gerr == nil) || (werr == nil && !reflect.DeepEqual(got, want)) {
+				t.Fatalf("projector and Surface disagree after %d events: %v / %v", len(s.events), gerr, werr)
+			}
+			if werr != nil {
+				if !strings.Contains(werr.Error(), fmt.Sprintf("event seq %d", s.last())) {
+					t.Fatalf("error %v does not name the replacing event", werr)
+				}
+				return
+			}
+		}
+	})
+}
