@@ -131,15 +131,20 @@ func cutPoint(items []session.SurfaceItem, i int) bool {
 	return i == len(items) || items[i].Message.Role != llm.RoleTool
 }
 
-// tailStart is the index where the verbatim tail begins: the longest
-// suffix of whole steps within the retain budget. When even the latest
-// step is over the budget it is still kept if it is under half the
-// threshold, so a single large result is not summarised away the moment
-// it arrives.
+// tailStart is the index where the verbatim tail begins: the input that
+// waits for an answer (the user messages at the very end: the user's
+// latest words are never summarised away), then the longest run of whole
+// steps before it within the retain budget. When even the latest step is
+// over the budget it is still kept if it is under half the threshold, so
+// a single large result is not summarised away the moment it arrives.
 func (m *Manager) tailStart(items []session.SurfaceItem) int {
 	budget, latest := m.cfg.RetainTokens(), m.cfg.ThresholdTokens()/2
 	k, sum, first := len(items), 0, true
-	for i := len(items) - 1; i >= 0; i-- {
+	for k > 0 && items[k-1].Message.Role == llm.RoleUser && !items[k-1].Summary {
+		k--
+		sum += MessageTokens(items[k].Message)
+	}
+	for i := k - 1; i >= 0; i-- {
 		sum += MessageTokens(items[i].Message)
 		if !cutPoint(items, i) {
 			continue

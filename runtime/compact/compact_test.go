@@ -415,3 +415,18 @@ func TestACancelledCompactionStopsAtOnce(t *testing.T) {
 		t.Fatal("compaction/end does not record the failure")
 	}
 }
+
+func TestTheInputWaitingForAnAnswerIsNeverSummarised(t *testing.T) {
+	l := sessionWith(t, 12, 6000)
+	l.user(t, "NEW QUESTION "+strings.Repeat("with a long pasted log line ", 2500)) // about 17 k tokens
+	p := scripted(script.Reply{Text: goodSummary})
+	m := New(Config{Window: window, Auto: true}, p, l, counter(), nil)
+	f := fit(t, m, l)
+	if f.Compaction == nil || f.Compaction.Failure != "" {
+		t.Fatalf("compaction %+v", f.Compaction)
+	}
+	msgs := f.Request.Messages
+	if last := msgs[len(msgs)-1]; last.Role != llm.RoleUser || !strings.HasPrefix(last.Content, "NEW QUESTION") {
+		t.Fatalf("the request ends with %.40q, not the user's new input verbatim", last.Content)
+	}
+}
