@@ -267,6 +267,8 @@ func (r *jsRun) setup() *Failure {
 	must(host.Set("setTimeout", r.setTimeout))
 	must(host.Set("clearTimeout", r.clearTimeout))
 
+	installSort(rt)
+	r.jsonParse = installJSONParse(rt)
 	fv, err := rt.RunProgram(prelude())
 	if err != nil {
 		return r.failure(err)
@@ -281,7 +283,6 @@ func (r *jsRun) setup() *Failure {
 		f, _ := goja.AssertFunction(h.Get(name))
 		return f
 	}
-	r.jsonParse, _ = goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("parse"))
 	r.help = helpers{
 		toolCallError: h.Get("ToolCallError"),
 		inspect:       get("inspect"),
