@@ -17,13 +17,14 @@ import (
 // the request was made to fit (see fit): that is the recovery, not a
 // retry policy matter.
 func (a *Agent) attempts(ctx context.Context, t *turnState, step int) (*llm.Response, stepEnd, error) {
-	recovered, overflow := false, false
+	recovered := false
+	var refused *llm.Error // the overflow to recover from in the next attempt
 	for attempt := 1; ; attempt++ {
 		req, err := a.prepareRequest(ctx, t.out.Turn, step)
 		if err != nil {
 			return nil, stepEnd{}, err
 		}
-		req, refusal, err := a.fit(ctx, t, step, req, overflow)
+		req, refusal, err := a.fit(ctx, t, step, req, refused)
 		if err != nil {
 			return nil, stepEnd{}, err
 		}
@@ -43,9 +44,9 @@ func (a *Agent) attempts(ctx context.Context, t *turnState, step int) (*llm.Resp
 		}
 		failure := llm.AsError(streamErr)
 		delay, retry := a.cfg.Retry.Next(attempt, failure)
-		overflow = !retry && !recovered && failure.Kind == llm.ErrContextOverflow && a.context.Config().Auto
-		if overflow {
-			recovered, retry, delay = true, true, 0
+		refused = nil
+		if !retry && !recovered && failure.Kind == llm.ErrContextOverflow && a.context.Config().Auto {
+			refused, recovered, retry, delay = failure, true, true, 0
 		}
 		retry, delay = a.cfg.Hooks.requestError(ctx, t.out.Turn, step, attempt, failure, retry, delay)
 		rec := session.AssistantAttempt{Turn: t.out.Turn, Step: step, Attempt: attempt,

@@ -19,12 +19,13 @@ func (l contextLog) Append(ctx context.Context, typ string, data any, durable bo
 }
 
 // fit makes the request about to be sent fit the context window (see
-// compact.Manager.Fit), sends the runtime context again when a summary
+// compact.Manager.Fit; refused is the overflow failure of this same
+// request, if it was just refused), sends the runtime context again when a summary
 // replaced it, and logs the meter's reading durably: the last event before
 // the request, so everything the request is built from is on disk when it
 // goes out. A non-empty refusal means the request must not be sent.
-func (a *Agent) fit(ctx context.Context, t *turnState, step int, req llm.Request, overflow bool) (llm.Request, string, error) {
-	f, err := a.context.Fit(ctx, t.out.Turn, step, req, overflow)
+func (a *Agent) fit(ctx context.Context, t *turnState, step int, req llm.Request, refused *llm.Error) (llm.Request, string, error) {
+	f, err := a.context.Fit(ctx, t.out.Turn, step, req, refused)
 	if err != nil {
 		return req, "", err
 	}

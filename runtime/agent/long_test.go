@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -265,17 +266,20 @@ func decodeInto(t *testing.T, e session.Event, v any) {
 }
 
 // overflowOnce answers its first request the way OpenAI and DeepSeek
-// refuse an over-long one, and passes every later request on.
+// refuse an over-long one (with the window it states, 32768 by default),
+// and passes every later request on.
 type overflowOnce struct {
 	llm.Provider
+	window  int
 	refused bool
 }
 
 func (p *overflowOnce) Stream(ctx context.Context, req llm.Request, on func(llm.Chunk)) (*llm.Response, error) {
 	if !p.refused {
 		p.refused = true
-		return nil, &llm.Error{Kind: llm.ErrContextOverflow, Status: 400, ContextWindow: 32768,
-			Message: "This model's maximum context length is 32768 tokens. However, you requested 33500 tokens."}
+		w := cmp.Or(p.window, 32768)
+		return nil, &llm.Error{Kind: llm.ErrContextOverflow, Status: 400, ContextWindow: w, RequestTokens: w + 700,
+			Message: fmt.Sprintf("This model's maximum context length is %d tokens. However, you requested %d tokens.", w, w+700)}
 	}
 	return p.Provider.Stream(ctx, req, on)
 }
@@ -333,6 +337,25 @@ func TestAContextOverflowIsCompactedAndTheStepRetried(t *testing.T) {
 		}
 		if _, err := newAgent(t, script.New([]script.Reply{{Text: "still usable"}}), log, compact.Config{}).RunTurn(ctx, "hello"); err != nil {
 			t.Fatalf("the session is not usable after the failure: %v", err)
+		}
+	})
+	t.Run("a smaller window the provider states becomes the session's", func(t *testing.T) {
+		log, err := session.Create(ctx, store, session.Header{ID: "o3"}, session.LogOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := newAgent(t, script.New(longScript(2)), log, cfg).RunTurn(ctx, "Read two files."); err != nil {
+			t.Fatal(err)
+		}
+		p := &overflowOnce{Provider: script.New(replies), window: 8192}
+		if out, err := newAgent(t, p, log, cfg).RunTurn(ctx, "Go on."); err != nil || out.Reason != session.ReasonCompleted {
+			t.Fatalf("turn %+v, %v", out, err)
+		}
+		meters := indexes(log.Events(), session.TypeContextMeter)
+		var m session.ContextMeter
+		decodeInto(t, log.Events()[meters[len(meters)-1]], &m)
+		if m.Window != 8192 || m.Tokens > 8192 {
+			t.Fatalf("last reading %+v, want it inside the stated 8192-token window", m)
 		}
 	})
 	t.Run("a second overflow after a compaction ends the turn with the provider's message", func(t *testing.T) {

@@ -19,7 +19,7 @@ func fit(t *testing.T, m *Manager, l testLog) Fitted {
 	t.Helper()
 	req, err := prompt.BuildRequest(l.Events())
 	must(t, err)
-	f, err := m.Fit(context.Background(), 1, 99, req, false)
+	f, err := m.Fit(context.Background(), 1, 99, req, nil)
 	must(t, err)
 	return f
 }
@@ -404,7 +404,7 @@ func TestACancelledCompactionStopsAtOnce(t *testing.T) {
 	cancel()
 	req, err := prompt.BuildRequest(l.Events())
 	must(t, err)
-	f, err := m.Fit(ctx, 1, 1, req, false)
+	f, err := m.Fit(ctx, 1, 1, req, nil)
 	must(t, err)
 	if f.Compaction == nil || f.Compaction.Failure == "" || len(p.Requests()) != 1 {
 		t.Fatalf("compaction %+v after %d requests; want one failed attempt", f.Compaction, len(p.Requests()))

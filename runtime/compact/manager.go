@@ -24,6 +24,7 @@ type Log interface {
 // the log. It is used by one turn at a time (the agent's loop, or a
 // manual compaction between turns).
 type Manager struct {
+	given    Config // as passed to New, before defaults
 	cfg      Config
 	provider llm.Provider
 	log      Log
@@ -41,7 +42,7 @@ func New(cfg Config, provider llm.Provider, log Log, newID func() string, builde
 	if builder == nil {
 		builder = &prompt.Builder{}
 	}
-	return &Manager{cfg: cfg.WithDefaults(), provider: provider, log: log, newID: newID, builder: builder}
+	return &Manager{given: cfg, cfg: cfg.WithDefaults(), provider: provider, log: log, newID: newID, builder: builder}
 }
 
 // Config is the configuration in force (defaults filled in).
@@ -67,17 +68,27 @@ type Fitted struct {
 // Fit is called with the request about to be sent (rebuilt from the log).
 // When automatic compaction is on and the reading passes the threshold,
 // it first prunes old tool results, oldest first, until the reading is
-// under the threshold; if that is not enough it compacts. overflow says
-// the provider has just refused this request as too long: the meter then
-// takes the provider's word over its estimate before the same steps run.
-// The returned request is rebuilt from the log after any change.
-func (m *Manager) Fit(ctx context.Context, turn, step int, req llm.Request, overflow bool) (Fitted, error) {
+// under the threshold; if that is not enough it compacts. refused is the
+// provider's context-overflow failure when it has just refused this very
+// request as too long (nil otherwise): the provider's word then beats the
+// meter's — the request is taken to be as long as the provider counted
+// (at least the window), and a window the provider states that is smaller
+// than the configured one becomes the session's window — before the same
+// steps run. The returned request is rebuilt from the log after any
+// change.
+func (m *Manager) Fit(ctx context.Context, turn, step int, req llm.Request, refused *llm.Error) (Fitted, error) {
 	f := Fitted{Request: req, Reading: m.meter.Read(req)}
 	if !m.cfg.automatic() {
 		return f, nil
 	}
+	overflow := refused != nil
 	if overflow {
-		m.meter.Overflowed(req, m.cfg.Window)
+		if w := refused.ContextWindow; w > 0 && w < m.cfg.Window {
+			c := m.given
+			c.Window, c.SummaryMaxTokens = w, min(m.given.SummaryMaxTokens, w/4)
+			m.cfg = c.WithDefaults()
+		}
+		m.meter.Overflowed(req, max(refused.RequestTokens, m.cfg.Window+1))
 		f.Reading = m.meter.Read(req)
 	}
 	threshold := m.cfg.ThresholdTokens()

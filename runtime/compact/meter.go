@@ -60,19 +60,19 @@ func (m *Meter) Observe(req llm.Request, usage llm.Usage) {
 	m.ok, m.reported, m.estimated = true, usage.InputTokens, est
 }
 
-// Overflowed records that the provider refused req as longer than window
-// tokens: req becomes a baseline of at least window+1 tokens, so readings
-// of shorter candidates are scaled from the provider's verdict rather than
-// from an estimate it just proved wrong.
-func (m *Meter) Overflowed(req llm.Request, window int) {
-	r := m.Read(req)
-	if r.Tokens > window {
+// Overflowed records that the provider refused req as tokens long (the
+// caller passes at least the window plus one): req becomes a baseline of
+// that many tokens, unless the meter already reads it longer, so readings
+// of shorter candidates build on the provider's verdict rather than on an
+// estimate it just proved wrong.
+func (m *Meter) Overflowed(req llm.Request, tokens int) {
+	if m.Read(req).Tokens >= tokens {
 		return
 	}
 	est := RequestTokens(req)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.ok, m.reported, m.estimated = true, window+1, est
+	m.ok, m.reported, m.estimated = true, tokens, est
 }
 
 // Restore sets the baseline from a stored session: the latest model

@@ -53,7 +53,7 @@ func TestMeterReading(t *testing.T) {
 		}
 	})
 	t.Run("an overflow makes the refused request at least the window", func(t *testing.T) {
-		m.Overflowed(grown, 5000)
+		m.Overflowed(grown, 5001)
 		if r := m.Read(grown); r.Tokens != 5001 {
 			t.Fatalf("reading %+v, want 5001", r)
 		}
