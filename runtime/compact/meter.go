@@ -13,6 +13,9 @@ import (
 const (
 	BasisReported = "reported"
 	BasisEstimate = "estimate"
+	// BasisRefused: the estimate scaled by how far the provider's count of
+	// a refused request was above it, until the next reported count.
+	BasisRefused = "refused"
 )
 
 // Reading is the meter's expectation for one request.
@@ -35,6 +38,10 @@ type Meter struct {
 	ok        bool
 	reported  int
 	estimated int
+	// refusedTokens/refusedEst > 0 after a refusal, until the next
+	// Observe: the provider's count of the refused request and the
+	// estimate of it.
+	refusedTokens, refusedEst int
 }
 
 // Read is the reading for req.
@@ -42,6 +49,9 @@ func (m *Meter) Read(req llm.Request) Reading {
 	est := RequestTokens(req)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.refusedEst > 0 {
+		return Reading{Tokens: (est*m.refusedTokens + m.refusedEst - 1) / m.refusedEst, Basis: BasisRefused}
+	}
 	if !m.ok {
 		return Reading{Tokens: est, Basis: BasisEstimate}
 	}
@@ -57,22 +67,23 @@ func (m *Meter) Observe(req llm.Request, usage llm.Usage) {
 	est := RequestTokens(req)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.ok, m.reported, m.estimated = true, usage.InputTokens, est
+	m.ok, m.reported, m.estimated, m.refusedEst = true, usage.InputTokens, est, 0
 }
 
 // Overflowed records that the provider refused req as tokens long (the
-// caller passes at least the window plus one): req becomes a baseline of
-// that many tokens, unless the meter already reads it longer, so readings
-// of shorter candidates build on the provider's verdict rather than on an
-// estimate it just proved wrong.
+// caller passes at least the window plus one), unless the meter already
+// reads it longer. Until the next reported count, readings are the local
+// estimate scaled by the same factor: an estimate the provider just proved
+// short is short in proportion (a denser text than the rule of thumb
+// assumes), so the parts of req a compaction keeps are scaled, not offset.
 func (m *Meter) Overflowed(req llm.Request, tokens int) {
 	if m.Read(req).Tokens >= tokens {
 		return
 	}
-	est := RequestTokens(req)
+	est := max(RequestTokens(req), 1)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.ok, m.reported, m.estimated = true, tokens, est
+	m.refusedTokens, m.refusedEst = tokens, est
 }
 
 // Restore sets the baseline from a stored session: the latest model

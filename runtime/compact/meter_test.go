@@ -52,10 +52,18 @@ func TestMeterReading(t *testing.T) {
 			t.Fatalf("reading %+v", r)
 		}
 	})
-	t.Run("an overflow makes the refused request at least the window", func(t *testing.T) {
+	t.Run("an overflow scales readings by the provider's verdict until the next count", func(t *testing.T) {
 		m.Overflowed(grown, 5001)
-		if r := m.Read(grown); r.Tokens != 5001 {
+		if r := m.Read(grown); r.Tokens != 5001 || r.Basis != BasisRefused {
 			t.Fatalf("reading %+v, want 5001", r)
+		}
+		half := float64(5001) / float64(RequestTokens(grown)) * float64(RequestTokens(base))
+		if r := m.Read(base); r.Tokens < int(half) || r.Tokens > int(half)+1 {
+			t.Fatalf("reading of a shorter request %+v, want about %.0f", r, half)
+		}
+		m.Observe(base, llm.Usage{InputTokens: 1200})
+		if r := m.Read(base); r.Tokens != 1200 || r.Basis != BasisReported {
+			t.Fatalf("reading after a new count %+v", r)
 		}
 	})
 }

@@ -36,9 +36,10 @@ type SurfaceSpan struct {
 // ContextMeter is the meter's reading for the request about to be sent.
 // Tokens is the expected input size; Basis says how it was obtained:
 // "reported" (the provider's count for the previous request plus a local
-// estimate of what changed since, Reported being that count) or
-// "estimate" (no earlier count in this process: a local estimate of the
-// whole request). Window and Threshold are 0 when the window is unknown.
+// estimate of what changed since, Reported being that count), "estimate"
+// (no earlier count: a local estimate of the whole request) or "refused"
+// (the estimate scaled by the provider's count of a request it just
+// refused as too long). Window and Threshold are 0 when the window is unknown.
 type ContextMeter struct {
 	Turn      int    `json:"turn"`
 	Step      int    `json:"step"`
