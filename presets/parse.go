@@ -78,6 +78,11 @@ func (p *Preset) validate(knownTools []string) error {
 	if p.MaxSteps < 0 {
 		fail("max_steps", "%d is negative; use 0 for no limit", p.MaxSteps)
 	}
+	for i, name := range p.HostPrograms {
+		if name == "" || strings.ContainsAny(name, "/ \t\n") || name == "." || name == ".." {
+			fail(fmt.Sprintf("host_programs[%d]", i), "%q is not a program name (give bare names such as go or npm, no paths)", name)
+		}
+	}
 	p.validateTools(knownTools, fail)
 	p.validateText(fail)
 	return errors.Join(errs...)

@@ -19,7 +19,7 @@ var builtinFS embed.FS
 const DefaultID = "ptc"
 
 // Sandbox modes a preset may choose as its default.
-var sandboxModes = []string{"read-only", "workspace-write", "danger-full-access"}
+var sandboxModes = []string{"read-only", "workspace-write", "git-write", "danger-full-access"}
 
 // Variables that persona and section text may use.
 var Variables = []string{"cwd", "date", "model", "os", "preset", "workspace"}
@@ -35,7 +35,13 @@ type Preset struct {
 	Presentation tools.Presentation `yaml:"presentation" json:"presentation"`
 	Snapshots    bool               `yaml:"snapshots" json:"snapshots"`
 	Sandbox      string             `yaml:"sandbox" json:"sandbox"`
-	MaxSteps     int                `yaml:"max_steps" json:"maxSteps"`
+	// HostPrograms are the host programs the sandboxed shell may run
+	// (under bubblewrap); absent means the default toolchains
+	// (sandbox/hostexec.DefaultPrograms), an empty list none.
+	HostPrograms []string `yaml:"host_programs" json:"hostPrograms,omitempty"`
+	// Network lets those host programs reach the network.
+	Network  bool `yaml:"network" json:"network,omitempty"`
+	MaxSteps int  `yaml:"max_steps" json:"maxSteps"`
 	// Compact lets long sessions prune old tool results and compact
 	// automatically (default true; runtime/compact).
 	Compact bool   `yaml:"compact" json:"compact"`

@@ -154,3 +154,35 @@ func TestUserPresetsOverrideByID(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestHostProgramsAndNetworkParse(t *testing.T) {
+	base := "id: x\ndescription: d\npersona: p\ntools: [bash]\npresentation: native\n"
+	tests := []struct {
+		name, extra string
+		want        []string
+		network     bool
+		bad         string
+	}{
+		{"absent means the default list", "", nil, false, ""},
+		{"an empty list allows none", "host_programs: []\n", []string{}, false, ""},
+		{"names are kept", "host_programs: [go, git]\nnetwork: true\n", []string{"go", "git"}, true, ""},
+		{"a path is refused", "host_programs: [/usr/bin/go]\n", nil, false, "host_programs[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse("t.yaml", []byte(base+tt.extra), nil)
+			if tt.bad != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.bad) {
+					t.Fatalf("err %v, want one naming %s", err, tt.bad)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (p.HostPrograms == nil) != (tt.want == nil) || strings.Join(p.HostPrograms, ",") != strings.Join(tt.want, ",") || p.Network != tt.network {
+				t.Fatalf("got %#v network %v", p.HostPrograms, p.Network)
+			}
+		})
+	}
+}

@@ -25,8 +25,8 @@ import (
 // bubblewrap when the program is allowed and exists (see package
 // hostexec and proto.HostModule).
 type HostExec struct {
-	// Programs are the allowed program names; nil means
-	// hostexec.DefaultPrograms.
+	// Programs are the allowed program names when a Scope names none;
+	// nil means hostexec.DefaultPrograms.
 	Programs []string
 	// ReadOnly are extra host directories mounted read-only in every
 	// host program's sandbox (toolchains outside the system roots); their
@@ -44,8 +44,14 @@ type HostExec struct {
 // hostPrograms is the Host's part of host programs.
 type hostPrograms struct {
 	runner   *hostexec.Runner
-	resolver *hostexec.Resolver
+	resolver *hostexec.Resolver // for HostExec.Programs
 	readOnly []string
+	pathEnv  string
+	home     string
+	extra    []string
+
+	mu        sync.Mutex
+	resolvers map[string]*hostexec.Resolver // by allow list, for Scope.Programs
 }
 
 func newHostPrograms(cfg *HostExec) *hostPrograms {
@@ -65,18 +71,37 @@ func newHostPrograms(cfg *HostExec) *hostPrograms {
 		runner:   hostexec.NewRunner(hostexec.Config{Bwrap: cfg.Bwrap, Home: cfg.Home, TmpSize: cfg.TmpSize}),
 		resolver: hostexec.NewResolver(cfg.Programs, pathEnv, home, extraBins),
 		readOnly: append([]string(nil), cfg.ReadOnly...),
+		pathEnv:  pathEnv, home: home, extra: extraBins,
+		resolvers: map[string]*hostexec.Resolver{},
 	}
+}
+
+// resolverFor is the resolver of a scope's allow list (nil: the Host's).
+func (hp *hostPrograms) resolverFor(programs []string) *hostexec.Resolver {
+	if programs == nil {
+		return hp.resolver
+	}
+	key := strings.Join(programs, "\x00") + "\x01" // an empty list differs from nil
+	hp.mu.Lock()
+	defer hp.mu.Unlock()
+	r, ok := hp.resolvers[key]
+	if !ok {
+		r = hostexec.NewResolver(programs, hp.pathEnv, hp.home, hp.extra)
+		hp.resolvers[key] = r
+	}
+	return r
 }
 
 // hostOffNote is lookup's answer when the Host has no host programs.
 const hostOffNote = "host programs are not enabled for this sandbox"
 
-// lookup says whether name runs as a host program, and where.
-func (hp *hostPrograms) lookup(name string) (path, root string, err error) {
+// lookup says whether name runs as a host program under the allow list
+// programs (nil: the Host's), and where.
+func (hp *hostPrograms) lookup(programs []string, name string) (path, root string, err error) {
 	if hp == nil {
 		return "", "", errors.New(hostOffNote)
 	}
-	path, root, err = hp.resolver.Lookup(name)
+	path, root, err = hp.resolverFor(programs).Lookup(name)
 	if err != nil {
 		return "", "", err
 	}
@@ -175,7 +200,13 @@ func readString(mod api.Module, ptr, n uint32) (string, bool) {
 
 func (h *Host) hostLookup(ctx context.Context, mod api.Module, stack []uint64) {
 	name, ok := readString(mod, uint32(stack[0]), uint32(stack[1]))
-	path, _, err := h.hx.lookup(name)
+	var programs []string
+	if in := instanceOf(ctx); in != nil {
+		if cur := in.cur.Load(); cur != nil {
+			programs = cur.programs
+		}
+	}
+	path, _, err := h.hx.lookup(programs, name)
 	switch {
 	case !ok:
 		stack[0] = answer(mod, uint32(stack[2]), uint32(stack[3]), "bad name", false)
@@ -209,7 +240,7 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 	if cur == nil {
 		return 0, errors.New("no call is running")
 	}
-	path, root, err := h.hx.lookup(req.Args[0])
+	path, root, err := h.hx.lookup(cur.programs, req.Args[0])
 	if err != nil {
 		return 0, err
 	}
@@ -225,7 +256,7 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 	pctx, cancel := context.WithCancel(cur.ctx)
 	p := &hostProc{cancel: cancel, done: make(chan struct{})}
 	wake := in.procs.signal
-	spec := hostexec.Spec{Path: path, Args: req.Args, Env: programEnv(req.Env, home, dir, h.hx.resolver.Dirs()), Dir: dir,
+	spec := hostexec.Spec{Path: path, Args: req.Args, Env: programEnv(req.Env, home, dir, h.hx.resolverFor(cur.programs).Dirs()), Dir: dir,
 		Workspace: ws, Writable: in.key.mode != ReadOnly, ReadOnly: append([]string(nil), h.hx.readOnly...), Network: cur.network}
 	if root != "" {
 		spec.ReadOnly = append(spec.ReadOnly, root)

@@ -30,7 +30,8 @@ type callIO struct {
 	ctx     context.Context
 	stdin   io.Reader
 	out     *output
-	network bool // host programs may use the network
+	network  bool     // host programs may use the network
+	programs []string // the host programs allowed (nil: the Host's list)
 }
 
 // instance is one instantiated, initialised guest with its own mounts.

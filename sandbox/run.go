@@ -53,6 +53,9 @@ type Scope struct {
 	// Network lets host programs reach the network (they never can
 	// otherwise; the guest itself never can).
 	Network bool
+	// Programs are the host programs allowed (a preset's list); nil means
+	// the Host's (HostExec.Programs), empty allows none.
+	Programs []string
 }
 
 // Run performs one request in a fresh guest instance (from the pool when
@@ -85,7 +88,7 @@ func (h *Host) RunIn(ctx context.Context, scope Scope, req proto.Request) (Outco
 	// Closing the module and removing the private /tmp take about a
 	// millisecond: do it after the result is back.
 	defer func() { go in.release() }()
-	return h.call(ctx, in, key, scope.Network, req)
+	return h.call(ctx, in, key, callOptions{network: scope.Network, programs: scope.Programs}, req)
 }
 
 func newKey(s Scope) (poolKey, error) {
@@ -107,7 +110,13 @@ func newKey(s Scope) (poolKey, error) {
 
 // call runs req on in. The instance is unusable afterwards unless the
 // returned dead flag is false (persistent shells reuse it).
-func (h *Host) call(ctx context.Context, in *instance, key poolKey, network bool, req proto.Request) (Outcome, error) {
+// callOptions are the parts of a Scope that do not shape an instance.
+type callOptions struct {
+	network  bool
+	programs []string
+}
+
+func (h *Host) call(ctx context.Context, in *instance, key poolKey, opts callOptions, req proto.Request) (Outcome, error) {
 	if req.Cwd == "" {
 		req.Cwd = key.ws
 	}
@@ -122,7 +131,7 @@ func (h *Host) call(ctx context.Context, in *instance, key poolKey, network bool
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := newOutput(h.cfg.OutputLimit, func() { cancel(errOutputLimit) })
-	in.cur.Store(&callIO{ctx: cctx, stdin: bytes.NewReader(stdin), out: out, network: network})
+	in.cur.Store(&callIO{ctx: cctx, stdin: bytes.NewReader(stdin), out: out, network: opts.network, programs: opts.programs})
 	defer in.cur.Store(nil)
 
 	settled := in.stopOnDone(cctx)

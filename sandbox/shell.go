@@ -13,9 +13,9 @@ import (
 // (timeout, output limit) the instance dies with it and the next command
 // starts a fresh one; its Outcome.Note says the state was lost.
 type Shell struct {
-	h       *Host
-	key     poolKey
-	network bool
+	h    *Host
+	key  poolKey
+	opts callOptions
 
 	mu     sync.Mutex
 	in     *instance
@@ -34,7 +34,7 @@ func (h *Host) NewShellIn(scope Scope) (*Shell, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Shell{h: h, key: key, network: scope.Network}, nil
+	return &Shell{h: h, key: key, opts: callOptions{network: scope.Network, programs: scope.Programs}}, nil
 }
 
 // Run executes one shell command in the persistent instance.
@@ -61,7 +61,7 @@ func (s *Shell) Run(ctx context.Context, command string) (Outcome, error) {
 		}
 		s.in = in
 	}
-	o, err := s.h.call(ctx, s.in, s.key, s.network, proto.Request{Op: proto.OpShell, Command: command, Persistent: true})
+	o, err := s.h.call(ctx, s.in, s.key, s.opts, proto.Request{Op: proto.OpShell, Command: command, Persistent: true})
 	if err != nil || o.TimedOut || o.Truncated || o.ExitCode == ExitStopped || o.ExitCode == ExitOutOfMemory || s.in.mod.IsClosed() {
 		go s.in.release()
 		s.in = nil

@@ -93,7 +93,7 @@ func TestWASICallCounts(t *testing.T) {
 		}
 		w.reset()
 		start := time.Now()
-		o, err := h.call(context.Background(), in, poolKey{ws: ws, mode: WorkspaceWrite}, false, proto.Request{Op: proto.OpShell, Command: c})
+		o, err := h.call(context.Background(), in, poolKey{ws: ws, mode: WorkspaceWrite}, callOptions{}, proto.Request{Op: proto.OpShell, Command: c})
 		el := time.Since(start)
 		in.release()
 		if err != nil {
@@ -121,7 +121,7 @@ func TestRepeatOnOneInstance(t *testing.T) {
 	defer in.release()
 	for i := range 6 {
 		start := time.Now()
-		o, err := h.call(context.Background(), in, poolKey{ws: ws, mode: WorkspaceWrite}, false, proto.Request{Op: proto.OpShell, Command: c, Persistent: true})
+		o, err := h.call(context.Background(), in, poolKey{ws: ws, mode: WorkspaceWrite}, callOptions{}, proto.Request{Op: proto.OpShell, Command: c, Persistent: true})
 		t.Logf("run %d: %v exit %d err %v", i, time.Since(start), o.ExitCode, err)
 	}
 }

@@ -41,6 +41,9 @@ type Config struct {
 	// Network lets host programs the shell runs reach the network
 	// (--network, or the preset's network option).
 	Network bool
+	// HostPrograms are the host programs the shell may run (the preset's
+	// host_programs); nil means the sandbox host's default list.
+	HostPrograms []string
 }
 
 // set is the shared state of one tool set: the host, the policy and the
@@ -141,7 +144,7 @@ func (s *set) fileOp(ctx context.Context, mode sandbox.Mode, op string, req prot
 // directory, the network setting.
 func (s *set) scope(ctx context.Context, ws string, mode sandbox.Mode) sandbox.Scope {
 	env := tools.EnvFrom(ctx)
-	sc := sandbox.Scope{Workspace: ws, Mode: mode, Session: env.SessionID, Network: s.cfg.Network}
+	sc := sandbox.Scope{Workspace: ws, Mode: mode, Session: env.SessionID, Network: s.cfg.Network, Programs: s.cfg.HostPrograms}
 	if env.SpillDir != "" && filepath.IsAbs(env.SpillDir) {
 		if _, err := os.Stat(env.SpillDir); err == nil {
 			sc.Spill = env.SpillDir
