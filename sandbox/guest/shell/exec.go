@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,7 +27,7 @@ var builtins map[string]builtinFunc
 
 func init() {
 	builtins = map[string]builtinFunc{}
-	for _, table := range append([]map[string]builtinFunc{textCommands, columnCommands, fileCommands, findCommands, diffCommands, miscCommands, grepCommands, sedCommands, specCommands}, addedCommands...) {
+	for _, table := range append([]map[string]builtinFunc{textCommands, columnCommands, fileCommands, findCommands, diffCommands, miscCommands, grepCommands, sedCommands, specCommands, shellCommands}, addedCommands...) {
 		for name, f := range table {
 			builtins[name] = f
 		}
@@ -43,21 +44,23 @@ const NotFoundMessage = "command not found in the sandbox (only builtin commands
 func execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := interp.HandlerCtx(ctx)
-		f, ok := builtins[args[0]]
-		if !ok {
-			st, ran, why := runHost(ctx, hc, args)
-			if ran {
-				if st != 0 {
-					return interp.ExitStatus(st)
-				}
-				return nil
-			}
-			fmt.Fprintf(hc.Stderr, "%s: %s\n", args[0], notFoundText(why))
-			return interp.ExitStatus(127)
-		}
 		c := &cmd{ctx: ctx, name: args[0], dir: hc.Dir, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr, hc: hc}
 		if c.stdin == nil {
 			c.stdin = strings.NewReader("")
+		}
+		f, ok := builtins[args[0]]
+		if !ok && strings.ContainsRune(args[0], '/') {
+			if st, ran := runScriptFile(c, args); ran {
+				return exitStatus(st)
+			}
+		}
+		if !ok {
+			st, ran, why := runHost(ctx, hc, args)
+			if ran {
+				return exitStatus(st)
+			}
+			fmt.Fprintf(hc.Stderr, "%s: %s\n", args[0], notFoundText(why))
+			return interp.ExitStatus(127)
 		}
 		if bufferedCommands[args[0]] && c.stdout != nil {
 			c.out = outPool.Get().(*bufio.Writer)
@@ -65,11 +68,16 @@ func execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			c.stdout = c.out
 			defer c.releaseOut()
 		}
-		if st := f(c, args[1:]); st != 0 {
-			return interp.ExitStatus(st)
-		}
-		return nil
+		return exitStatus(f(c, args[1:]))
 	}
+}
+
+// exitStatus is the handler's answer for a command that ended with st.
+func exitStatus(st int) error {
+	if st != 0 {
+		return interp.ExitStatus(st)
+	}
+	return nil
 }
 
 // bufferedCommands write their standard output through a buffer flushed
@@ -153,7 +161,33 @@ func (c *cmd) open(name string) (io.ReadCloser, error) {
 	if isDevNull(c.path(name)) {
 		return devNull{}, nil
 	}
+	if r, ok := c.devReader(name); ok {
+		if r == nil {
+			return nil, &os.PathError{Op: "open", Path: name, Err: errors.New("Bad file descriptor")}
+		}
+		return io.NopCloser(r), nil
+	}
 	return os.Open(c.path(name))
+}
+
+// devReader resolves /dev/stdin and /dev/fd/N (what <(cmd) expands to)
+// to the command's own descriptors. ok is false for any other path; r is
+// nil for a descriptor that is not open for reading.
+func (c *cmd) devReader(name string) (r io.Reader, ok bool) {
+	p := c.path(name)
+	if p == "/dev/stdin" || p == "/dev/fd/0" {
+		return c.stdin, true
+	}
+	n, found := strings.CutPrefix(p, "/dev/fd/")
+	if !found {
+		return nil, false
+	}
+	fd, err := strconv.Atoi(n)
+	if err != nil {
+		return nil, false
+	}
+	r, _, _ = extraFD(c.hc, fd)
+	return r, true
 }
 
 // OutsideText is printed for a path that lies outside every mount. The
@@ -199,7 +233,7 @@ func (c *cmd) forEachInput(names []string, f func(name string, r io.Reader) erro
 	var buf []byte
 	for _, n := range names {
 		var err error
-		if n == "-" || isDevNull(c.path(n)) {
+		if _, dev := c.devReader(n); n == "-" || dev || isDevNull(c.path(n)) {
 			rc, _ := c.open(n)
 			err = f(n, rc)
 		} else {
@@ -233,3 +267,50 @@ func (c *cmd) eachFile(n string, buf []byte, f func(name string, r io.Reader) er
 	defer file.Close()
 	return buf, f(n, file)
 }
+
+// fdSource is what the guest's interpreter overlay adds to
+// interp.HandlerContext: the command's descriptors above 2. The unpatched
+// module (native tests) has no such method, so it is asserted at run time.
+type fdSource interface {
+	PtcFD(n int) (io.Reader, io.Writer, bool)
+}
+
+// extraFD returns descriptor n of the command hc runs, if the shell has it.
+func extraFD(hc interp.HandlerContext, n int) (io.Reader, io.Writer, bool) {
+	if s, ok := any(hc).(fdSource); ok {
+		return s.PtcFD(n)
+	}
+	return nil, nil, false
+}
+
+// openWrite opens a named output with flag (os.O_TRUNC, os.O_APPEND...):
+// /dev/null, /dev/stdout, /dev/stderr and /dev/fd/N (what >(cmd) expands
+// to) are the command's own streams, anything else a file. Builtins that
+// write to named files (tee, sort -o...) go through it.
+func (c *cmd) openWrite(name string, flag int) (io.WriteCloser, error) {
+	p := c.path(name)
+	var w io.Writer
+	switch {
+	case isDevNull(p):
+		return devNull{}, nil
+	case p == "/dev/stdout" || p == "/dev/fd/1":
+		w = c.stdout
+	case p == "/dev/stderr" || p == "/dev/fd/2":
+		w = c.stderr
+	case strings.HasPrefix(p, "/dev/fd/"):
+		if fd, err := strconv.Atoi(p[len("/dev/fd/"):]); err == nil {
+			_, w, _ = extraFD(c.hc, fd)
+			if w == nil {
+				return nil, &os.PathError{Op: "open", Path: name, Err: errors.New("Bad file descriptor")}
+			}
+		}
+	}
+	if w != nil {
+		return nopWriteCloser{w}, nil
+	}
+	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|flag, 0o644)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -30,5 +30,11 @@ var specCommands = func() map[string]builtinFunc {
 	return m
 }()
 
-// fd is the reader behind descriptor n of the command, if the shell set one up.
-func (c *cmd) fd(n int) (io.Reader, error) { return nil, fmt.Errorf("descriptor %d is not open", n) }
+// fd is the reader behind descriptor n of the command, if the shell set
+// one up (the interpreter overlay's HandlerContext.PtcFD).
+func (c *cmd) fd(n int) (io.Reader, error) {
+	if r, _, ok := extraFD(c.hc, n); ok && r != nil {
+		return r, nil
+	}
+	return nil, fmt.Errorf("descriptor %d is not open", n)
+}

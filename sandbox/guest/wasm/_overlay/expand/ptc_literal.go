@@ -1,0 +1,56 @@
+// This file is ptc's, not mvdan.cc/sh's: the sandbox guest build adds it
+// to the expand package (see sandbox/guest/wasm/gen).
+
+package expand
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// unescapeLits returns parts with quote removal applied to the
+// backslashes of unquoted literal text: "\c" becomes a quoted "c" (so a
+// quoted ~ is not expanded) and a trailing backslash stays. Literal needs
+// it; Pattern must not have it, since there the backslash escapes a glob
+// character.
+func unescapeLits(parts []syntax.WordPart) []syntax.WordPart {
+	var out []syntax.WordPart
+	for i, wp := range parts {
+		lit, ok := wp.(*syntax.Lit)
+		if !ok || !strings.Contains(lit.Value, `\`) {
+			if out != nil {
+				out = append(out, wp)
+			}
+			continue
+		}
+		if out == nil {
+			out = append([]syntax.WordPart(nil), parts[:i]...)
+		}
+		s := lit.Value
+		for {
+			j := strings.IndexByte(s, '\\')
+			if j < 0 || j == len(s)-1 {
+				break
+			}
+			if j > 0 {
+				out = append(out, &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: s[:j]})
+			}
+			n := 1
+			for n < len(s)-j-1 && s[j+1+n]&0xC0 == 0x80 {
+				n++ // the rest of a UTF-8 sequence
+			}
+			if s[j+1] != '\n' { // a backslash-newline is a line continuation
+				out = append(out, &syntax.SglQuoted{Left: lit.ValuePos, Right: lit.ValueEnd, Value: s[j+1 : j+1+n]})
+			}
+			s = s[j+1+n:]
+		}
+		if s != "" {
+			out = append(out, &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: s})
+		}
+	}
+	if out == nil {
+		return parts
+	}
+	return out
+}
