@@ -131,6 +131,8 @@ func TestNewBuiltins(t *testing.T) {
 		{"gzip refuses a file that is not gzip", `echo hi > f.gz && gunzip f.gz`, ``, "", 1},
 		{"tar without a mode is a usage error", `tar f x.tar`, ``, "", 2},
 		{"unzip of a missing archive fails with 9", `unzip nothing.zip`, ``, "", 9},
+		{"strings prints runs of four or more printable bytes", `printf 'ab\001abcd\000xyz12\n' | strings`, ``, "abcd\nxyz12\n", 0},
+		{"less without a terminal copies its input", `echo hi | less`, ``, "hi\n", 0},
 		{"xxd -r round-trips a dump", `printf 'bin\000ary' | xxd | xxd -r | od -c | head -1`, ``, "0000000   b   i   n  \\0   a   r   y\n", 0},
 	}
 	for _, tt := range tests {

@@ -288,6 +288,12 @@ sed -n '2{p;q}' notes/old.txt
 grep -n . notes/old.txt | tail -1
 sort data/words.txt | uniq | wc -l
 cut -c1-3 data/words.txt | sort -u | tr '\n' ' '
+tree
+tree -L 1 src
+tree -I node_modules -L 2 .
+tree -d
+hexdump -C notes/old.txt
+less notes/old.txt
 @host git status
 @host python3 -c 'print(1)'
 @host node -e 'console.log(1)'
