@@ -54,14 +54,20 @@ func Run(ctx context.Context, lim Limits, req Request) *Outcome {
 	if req.Timeout > 0 {
 		timeout = min(req.Timeout, lim.MaxTimeout)
 	}
+	// The budget runs from here: starting an engine counts.
+	deadline := time.Now().Add(timeout)
 	for attempt := 0; ; attempt++ {
-		e, reused, err := engines.acquire(lim.HeapGrowth, lim.HardOutput)
+		e, reused, err := engines.acquire(lim.HeapGrowth, lim.HardOutput, deadline)
 		if err != nil {
-			return &Outcome{Logs: []string{}, Calls: []CallRecord{},
-				Failure: &Failure{Kind: KindInternal, Message: "the run_code engine could not start: " + err.Error()}}
+			f := &Failure{Kind: KindInternal, Message: "the run_code engine could not start: " + err.Error()}
+			if time.Now().After(deadline) {
+				f = timedOut(timeout)
+				f.Message += " (the engine process did not start in time)"
+			}
+			return &Outcome{Logs: []string{}, Calls: []CallRecord{}, Failure: f}
 		}
 		h := newHostRun(ctx, lim, req, e)
-		o, stale := h.execute(timeout)
+		o, stale := h.execute(timeout, deadline)
 		if stale && reused && attempt == 0 {
 			continue // the idle engine had died; nothing of the program ran
 		}
@@ -99,7 +105,7 @@ func newHostRun(ctx context.Context, lim Limits, req Request, e *engineProc) *ho
 
 // execute runs the program on the engine. stale reports an engine that
 // was gone before it read the program.
-func (h *hostRun) execute(timeout time.Duration) (o *Outcome, stale bool) {
+func (h *hostRun) execute(timeout time.Duration, deadline time.Time) (o *Outcome, stale bool) {
 	base, _ := residentBytes(h.e.pid())
 	start, _ := json.Marshal(startMsg{
 		CallID: h.req.CallID, Code: h.req.Code, Tools: h.req.Tools, HardOutput: h.lim.HardOutput,
@@ -108,7 +114,7 @@ func (h *hostRun) execute(timeout time.Duration) (o *Outcome, stale bool) {
 	var d doneMsg
 	var err error
 	if err = h.e.w.write(frameStart, start); err == nil {
-		stop := h.watch(timeout, base)
+		stop := h.watch(timeout, deadline, base)
 		d, err = h.loop()
 		stop()
 	}
@@ -195,13 +201,13 @@ func (h *hostRun) loop() (doneMsg, error) {
 // returned function is called. Time and cancellation interrupt the
 // program (the engine reports its line) and kill the engine killGrace
 // later; memory past the budget plus memMargin kills it at once.
-func (h *hostRun) watch(timeout time.Duration, base uint64) (stop func()) {
+func (h *hostRun) watch(timeout time.Duration, until time.Time, base uint64) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		deadline := time.NewTimer(timeout)
+		deadline := time.NewTimer(time.Until(until))
 		defer deadline.Stop()
 		tick := time.NewTicker(rssSample)
 		defer tick.Stop()
@@ -218,7 +224,7 @@ func (h *hostRun) watch(timeout time.Duration, base uint64) (stop func()) {
 				cancelled = nil
 				kill = h.interrupt(&Failure{Kind: KindAborted, Message: "the run was cancelled before the program finished"})
 			case <-deadline.C:
-				kill = h.interrupt(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("the program did not finish within %s", timeout)})
+				kill = h.interrupt(timedOut(timeout))
 			case <-kill:
 				h.stop(nil)
 				return
@@ -277,4 +283,8 @@ func (h *hostRun) settle(n int, kind byte, body []byte) {
 		return
 	}
 	_ = h.e.w.write(frameSettle, u32(uint32(n)), []byte{kind}, body)
+}
+
+func timedOut(timeout time.Duration) *Failure {
+	return &Failure{Kind: KindTimeout, Message: fmt.Sprintf("the program did not finish within %s", timeout)}
 }

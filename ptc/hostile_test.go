@@ -18,8 +18,9 @@ type hostile struct {
 	kind string // "" means the program completes
 	msg  string // a fragment of the message (or of the result, on success)
 	// heavy marks a case that allocates hundreds of MiB in a single native
-	// operation; under -race (no address-space limit, 4× memory) it is
-	// skipped.
+	// operation, or that needs seconds of CPU before its limit; under -race
+	// (no address-space limit, 4× memory, several times slower) it is
+	// skipped, and under -short too.
 	heavy bool
 }
 
@@ -35,7 +36,7 @@ var hostilePrograms = []hostile{
 	// Host crash: native builtins that recurse in Go, goja panics.
 	{name: "flat(Infinity) on an array that contains itself", lim: crash, kind: KindException, msg: "maximum call stack size",
 		code: "const a: any[] = [1];\na.push(a);\nreturn a.flat(Infinity).length"},
-	{name: "String() of arrays nested 100 000 deep", lim: crash, kind: KindException, msg: "maximum call stack size",
+	{name: "String() of arrays nested 100 000 deep", lim: crash, kind: KindException, msg: "maximum call stack size", heavy: true,
 		code: "let a: any = [];\nfor (let i = 0; i < 1e5; i++) a = [a];\nreturn String(a).length"},
 	{name: "a class whose parent was removed crashes goja's super call", lim: crash, kind: KindException, msg: "JavaScript engine failed",
 		code: "Object.setPrototypeOf(ToolCallError, null);\nawait tools.fail({})"},
@@ -133,7 +134,10 @@ func TestHostileProgramsEndWithTheirKind(t *testing.T) {
 	for _, c := range hostilePrograms {
 		t.Run(c.name, func(t *testing.T) {
 			if c.heavy && raceEnabled {
-				t.Skip("a single huge native allocation is not bounded under -race (no address-space limit)")
+				t.Skip("not bounded under -race (no address-space limit, several times slower)")
+			}
+			if c.heavy && testing.Short() {
+				t.Skip("heavy: skipped in -short")
 			}
 			o := runCode(t, echoTools(), c.lim, c.code)
 			got := strings.Join(append(o.Logs, string(o.Result)), "\n")
@@ -180,10 +184,13 @@ func peakRSS() (uint64, bool) {
 }
 
 func TestAFailingRunReportsItsCallsAndOutput(t *testing.T) {
-	cases := []struct{ name, code, kind string }{
-		{"the engine crashes in a builtin", "console.log('before');\nawait tools.echo({ n: 1 });\nconst a: any[] = [1]; a.push(a); a.flat(Infinity)", KindException},
-		{"a native loop is killed", "console.log('before');\nawait tools.echo({ n: 1 });\nArray.prototype.indexOf.call({ length: 2 ** 53 }, 1)", KindTimeout},
-		{"a huge allocation", "console.log('before');\nawait tools.echo({ n: 1 });\n'x'.repeat(3e9)", KindMemoryLimit},
+	cases := []struct {
+		name, code, kind string
+		timeout          time.Duration
+	}{
+		{"the engine crashes in a builtin", "console.log('before');\nawait tools.echo({ n: 1 });\nconst a: any[] = [1]; a.push(a); a.flat(Infinity)", KindException, 20 * time.Second},
+		{"a native loop is killed", "console.log('before');\nawait tools.echo({ n: 1 });\nArray.prototype.indexOf.call({ length: 2 ** 53 }, 1)", KindTimeout, time.Second},
+		{"a huge allocation", "console.log('before');\nawait tools.echo({ n: 1 });\n'x'.repeat(3e9)", KindMemoryLimit, 20 * time.Second},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -192,7 +199,7 @@ func TestAFailingRunReportsItsCallsAndOutput(t *testing.T) {
 			}
 			sink := &recordingSink{}
 			d := echoTools()
-			o := Run(context.Background(), Limits{Timeout: time.Second}, Request{CallID: "c", Code: c.code, Tools: d.names(), Dispatcher: d, Sink: sink})
+			o := Run(context.Background(), Limits{Timeout: c.timeout}, Request{CallID: "c", Code: c.code, Tools: d.names(), Dispatcher: d, Sink: sink})
 			if o.OK() || o.Failure.Kind != c.kind {
 				t.Fatalf("outcome %+v, want %s", o.Failure, c.kind)
 			}

@@ -33,8 +33,8 @@ func maxEngineFrame(hard int) int { return hard + 1<<20 }
 const helloTimeout = 30 * time.Second
 
 // spawnEngine starts an engine process for programs with the given memory
-// budget and waits for its greeting.
-func spawnEngine(budget uint64, hard int) (*engineProc, error) {
+// budget and waits for its greeting, until the deadline at most.
+func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, error) {
 	exe, err := selfExecutable()
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func spawnEngine(budget uint64, hard int) (*engineProc, error) {
 		close(e.exited)
 	}()
 	e.w, e.r = newFrameWriter(inW), newFrameReader(outR, maxEngineFrame(hard))
-	t := time.AfterFunc(helloTimeout, e.kill)
+	t := time.AfterFunc(min(helloTimeout, time.Until(deadline)), e.kill)
 	typ, p, err := e.r.next()
 	t.Stop()
 	if err == nil && (typ != frameHello || string(p) != wireVersion) {
@@ -141,7 +141,7 @@ const retireGrowth = 64 << 20
 var engines enginePool
 
 // acquire returns an idle engine with the budget, or starts one.
-func (p *enginePool) acquire(budget uint64, hard int) (e *engineProc, reused bool, err error) {
+func (p *enginePool) acquire(budget uint64, hard int, deadline time.Time) (e *engineProc, reused bool, err error) {
 	p.mu.Lock()
 	for i := len(p.idle) - 1; i >= 0; i-- {
 		c := p.idle[i]
@@ -154,7 +154,7 @@ func (p *enginePool) acquire(budget uint64, hard int) (e *engineProc, reused boo
 		return c, true, nil
 	}
 	p.mu.Unlock()
-	e, err = spawnEngine(budget, hard)
+	e, err = spawnEngine(budget, hard, deadline)
 	return e, false, err
 }
 
