@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
@@ -237,4 +239,51 @@ func TestSlashCompactInTheInteractiveSession(t *testing.T) {
 	if n := len(ofType(s.Events, session.TypeTurnStart)); n != 1 {
 		t.Fatalf("/compact started %d turns; it must not be sent as a prompt", n-1)
 	}
+}
+
+func TestAnOverflowOverTheWireIsRecovered(t *testing.T) {
+	script, ws := longScript(t, 6, 6000)
+	c := newCLI(t)
+	f := parseFinal(t, c.ok(longRun(script, ws, "--output", "json", "read")...))
+	refused := false
+	srv := llmtest.NewServerFunc(t, func(n int, req llmtest.Request) llmtest.Turn {
+		switch {
+		case isSummary(t, req):
+			return llmtest.Turn{Text: summaryText}
+		case !refused:
+			refused = true
+			return llmtest.Turn{Status: 400, Message: "This model's maximum context length is 32768 tokens. However, your messages resulted in 40211 tokens."}
+		}
+		return llmtest.Turn{Text: "recovered"}
+	})
+	out := c.ok("run", "--resume", f.SessionID, "--base-url", srv.URL, "--model", "m", "--output", "json", "once more")
+	if g := parseFinal(t, out); g.Reason != session.ReasonCompleted || g.Text != "recovered" {
+		t.Fatalf("final %+v", g)
+	}
+	events := c.show(f.SessionID).Events
+	attempts, starts := ofType(events, session.TypeAssistantAttempt), ofType(events, session.TypeCompactionStart)
+	if len(attempts) != 1 || decodeAs[session.AssistantAttempt](t, attempts[0]).Kind != string(llm.ErrContextOverflow) {
+		t.Fatalf("attempts %v", attempts)
+	}
+	if len(starts) != 1 || decodeAs[session.CompactionStart](t, starts[0]).Trigger != session.TriggerOverflow {
+		t.Fatalf("compactions %v", starts)
+	}
+	var sawSummary bool
+	for _, r := range srv.Requests() {
+		sawSummary = sawSummary || isSummary(t, r)
+	}
+	if !sawSummary {
+		t.Fatal("the server never got a summary request")
+	}
+}
+
+// isSummary reports whether a wire request is a compaction side request.
+func isSummary(t *testing.T, r llmtest.Request) bool {
+	c, err := r.Decode()
+	if err != nil || len(c.Messages) == 0 {
+		t.Errorf("undecodable request: %v", err)
+		return false
+	}
+	last := c.Messages[len(c.Messages)-1]
+	return last.Role == "user" && strings.HasPrefix(last.Content, llm.SummaryRequestTag)
 }
