@@ -44,6 +44,7 @@ func newRootCmd() *cobra.Command {
 		newSessionCmd(),
 		newAttachCmd(),
 		newBenchCmd(),
+		newMcpCmd(),
 	)
 	return root
 }

@@ -60,7 +60,12 @@ func (c *cli) command(args ...string) *exec.Cmd {
 // run runs ptc and returns stdout, stderr and the exit code.
 func (c *cli) run(args ...string) (string, string, int) {
 	c.t.Helper()
-	cmd := c.command(args...)
+	return c.collect(c.command(args...))
+}
+
+// collect runs cmd and returns stdout, stderr and the exit code.
+func (c *cli) collect(cmd *exec.Cmd) (string, string, int) {
+	c.t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -10,17 +10,27 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/runtime/mcp"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
 func newToolsCmd() *cobra.Command {
-	var home, preset, output string
+	var homeFlag, preset, output, workspace string
+	var mf mcpFlags
 	cmd := &cobra.Command{
 		Use:   "tools",
-		Short: "Show a preset's tools with their schemas, as the model sees them",
+		Short: "Show a preset's tools with their schemas, as the model sees them (MCP servers' tools included)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			set, err := loadPresets(home)
+			if output != "" && output != "text" && output != "json" {
+				return fmt.Errorf("unknown output format %q: use text or json", output)
+			}
+			home, err := harness.OpenHome(homeFlag)
+			if err != nil {
+				return err
+			}
+			defer home.Close()
+			set, err := home.Presets()
 			if err != nil {
 				return err
 			}
@@ -28,49 +38,74 @@ func newToolsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p})
+			ws, err := harness.ResolveWorkspace(workspace, nil)
+			if err != nil {
+				return err
+			}
+			m, err := startMCP(c.Context(), home, harness.MCPOptions{Workspace: ws, Configs: mf.configs, Answerer: newTerminalAnswerer()})
+			if err != nil {
+				return err
+			}
+			var extra []tools.Tool
+			var servers []mcp.Status
+			if m != nil {
+				defer m.Close()
+				extra, servers = m.Tools(), m.Servers()
+			}
+			reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p, Workspace: ws, Extra: extra})
 			if err != nil {
 				return err
 			}
 			view := toolsView{
 				Preset: p.ID, Presentation: string(reg.Presentation()),
-				Wire: nonNilSpecs(reg.WireToolSpecs()),
+				Wire: specViews(reg, reg.WireToolSpecs()), MCPServers: servers,
 			}
 			if reg.Presentation() != tools.PresentNative {
-				view.Program = nonNilSpecs(reg.ProgramSpecs())
+				view.Program = specViews(reg, reg.ProgramSpecs())
 			}
-			switch output {
-			case "json":
+			if output == "json" {
 				enc := json.NewEncoder(c.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(view)
-			case "", "text":
-				printToolsText(c.OutOrStdout(), view)
-				return nil
 			}
-			return fmt.Errorf("unknown output format %q: use text or json", output)
+			printToolsText(c.OutOrStdout(), view)
+			return nil
 		},
 	}
-	cmd.Flags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
+	cmd.Flags().StringVar(&homeFlag, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 	cmd.Flags().StringVar(&preset, "preset", "ptc", "preset whose tools to show")
 	cmd.Flags().StringVar(&output, "output", "text", "output format: text or json")
+	cmd.Flags().StringVar(&workspace, "workspace", "", "workspace whose .mcp.json to read (default: the current directory)")
+	mf.register(cmd)
 	return cmd
 }
 
 // toolsView is the output of `ptc tools --output json`: the wire tools
-// (sorted by name), and under ptc/both the tools programs may call.
+// (sorted by name), under ptc/both the tools programs may call, and the
+// MCP servers with their state. An MCP tool names its server.
 type toolsView struct {
 	Preset       string       `json:"preset"`
 	Presentation string       `json:"presentation"`
-	Wire         []tools.Spec `json:"wire"`
-	Program      []tools.Spec `json:"program,omitempty"`
+	Wire         []specView   `json:"wire"`
+	Program      []specView   `json:"program,omitempty"`
+	MCPServers   []mcp.Status `json:"mcpServers,omitempty"`
 }
 
-func nonNilSpecs(s []tools.Spec) []tools.Spec {
-	if s == nil {
-		return []tools.Spec{}
+type specView struct {
+	tools.Spec
+	Server string `json:"server,omitempty"`
+}
+
+func specViews(reg *tools.Registry, specs []tools.Spec) []specView {
+	out := make([]specView, 0, len(specs))
+	for _, s := range specs {
+		v := specView{Spec: s}
+		if t, ok := reg.Lookup(s.Name); ok {
+			v.Server, _ = mcp.ServerOf(t)
+		}
+		out = append(out, v)
 	}
-	return s
+	return out
 }
 
 func printToolsText(w io.Writer, v toolsView) {
@@ -80,15 +115,32 @@ func printToolsText(w io.Writer, v toolsView) {
 		fmt.Fprintln(w, "\nIn run_code programs (await tools.<name>(args)):")
 		printSpecList(w, v.Program)
 	}
+	if len(v.MCPServers) > 0 {
+		fmt.Fprintln(w, "\nMCP servers (your own programs, run outside the sandbox):")
+		for _, s := range v.MCPServers {
+			line := fmt.Sprintf("  %s  [%s, %s] %s, %d tools", s.Name, s.Source, s.Transport, s.State, s.Tools)
+			if s.Error != "" {
+				line += ": " + s.Error
+			}
+			if s.Log != "" {
+				line += "\n      log: " + s.Log
+			}
+			fmt.Fprintln(w, terminalSafe(line))
+		}
+	}
 }
 
-func printSpecList(w io.Writer, specs []tools.Spec) {
+func printSpecList(w io.Writer, specs []specView) {
 	if len(specs) == 0 {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for _, s := range specs {
 		summary, _, _ := strings.Cut(s.Description, "\n")
-		fmt.Fprintf(w, "  %s(%s)\n      %s\n", s.Name, argSummary(s.InputSchema), summary)
+		from := ""
+		if s.Server != "" {
+			from = "  [MCP server " + s.Server + "]"
+		}
+		fmt.Fprintln(w, terminalSafe(fmt.Sprintf("  %s(%s)%s\n      %s", s.Name, argSummary(s.InputSchema), from, clip(summary, 300))))
 	}
 }
 

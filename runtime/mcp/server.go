@@ -370,9 +370,26 @@ func (s *server) call(ctx context.Context, name string, args json.RawMessage) (a
 		return nil, tools.Errorf(tools.CodeToolFailed, "MCP server %s refused the call: %s", s.cfg.Name, printable(wire.Message, 2000))
 	}
 	s.logf("call %s failed: %v", name, err)
+	s.lost(cs)
 	return nil, tools.Errorf(tools.CodeToolOutcomeUnknown,
 		"MCP server %s stopped answering during the call (%v); ptc is restarting it. The call may or may not have taken effect: check before retrying anything with side effects.",
 		s.cfg.Name, err)
+}
+
+// lost takes a session whose call broke out of use at once, so the next
+// call waits for the reconnection instead of failing on it too; closing it
+// makes the watcher (which owns reconnecting) see its end.
+func (s *server) lost(cs *sdk.ClientSession) {
+	s.mu.Lock()
+	current := s.cs == cs && s.state == StateUp
+	if current {
+		s.cs = nil
+	}
+	s.mu.Unlock()
+	if current {
+		s.settle(StateReconnecting, errors.New("the connection broke during a call"))
+		_ = cs.Close()
+	}
 }
 
 // close ends the session (a stdio server gets its stdin closed, then is

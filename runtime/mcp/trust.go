@@ -154,7 +154,7 @@ func Admit(ctx context.Context, servers []Server, workspace string, trust *Trust
 		if answerer != nil {
 			answer, err = answerer.Ask(ctx, tools.Question{
 				Kind: tools.KindApproval, Tool: "MCP server " + printable(s.Name, 100), Args: s.describeJSON(),
-				Text: fmt.Sprintf("This project's %s wants to start the MCP server %s. It runs as your own program, outside the sandbox. Start it?", ProjectFile, printable(s.Name, 100)),
+				Text: fmt.Sprintf("This project's %s wants to start the MCP server %s. It runs as your own program, outside the sandbox. Start it? (Allowing for the session remembers it for this workspace.)", ProjectFile, printable(s.Name, 100)),
 			})
 			if err != nil && !errors.Is(err, tools.ErrNoAnswerer) {
 				return nil, nil, err

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/runtime/mcp"
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// mcpSource is the session's ToolSource for the MCP servers. The servers
+// start once the session is open (its workspace holds .mcp.json, also on
+// resume), so the source is attached then and reports a change at the
+// first step boundary.
+type mcpSource struct {
+	mu      sync.Mutex
+	m       *mcp.Manager
+	pending bool
+}
+
+func (s *mcpSource) attach(m *mcp.Manager) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m, s.pending = m, true
+}
+
+func (s *mcpSource) manager() *mcp.Manager {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m
+}
+
+func (s *mcpSource) Tools() []tools.Tool {
+	if m := s.manager(); m != nil {
+		return m.Tools()
+	}
+	return nil
+}
+
+func (s *mcpSource) Refresh(ctx context.Context) bool {
+	s.mu.Lock()
+	m, pending := s.m, s.pending
+	s.pending = false
+	s.mu.Unlock()
+	if m == nil {
+		return false
+	}
+	return m.Refresh(ctx) || pending
+}
+
+// startMCP starts the run's MCP servers and prints the notices (skipped
+// project servers, servers that did not start) to stderr. It returns nil
+// when no server runs.
+func startMCP(ctx context.Context, home *harness.Home, o harness.MCPOptions) (*mcp.Manager, error) {
+	o.Notify = func(s string) { fmt.Fprintln(os.Stderr, "ptc: note:", terminalSafe(s)) }
+	m, notices, err := home.StartMCP(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range notices {
+		fmt.Fprintln(os.Stderr, "ptc: note:", terminalSafe(n))
+	}
+	return m, nil
+}
+
+// mcpFlags are the flags of commands that start MCP servers.
+type mcpFlags struct {
+	configs []string
+}
+
+func (f *mcpFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&f.configs, "mcp-config", nil,
+		"MCP configuration file ({\"mcpServers\": {...}}), besides $PTC_HOME/mcp.json and the workspace's .mcp.json (repeatable)")
+}
+
+// newMcpCmd is `ptc mcp`: the configured servers and the approval of a
+// project's servers.
+func newMcpCmd() *cobra.Command {
+	var homeFlag, workspace string
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "List the configured MCP servers and approve a project's",
+		Long: `MCP servers come from $PTC_HOME/mcp.json, the workspace's .mcp.json and
+--mcp-config files, in the format {"mcpServers": {"name": {"command", "args",
+"env"} | {"type": "http", "url", "headers"}}}. They run as your own programs,
+outside the sandbox, so a server from a project's .mcp.json starts only after
+you approved it once (interactively, or with ptc mcp approve).`,
+	}
+	cmd.PersistentFlags().StringVar(&homeFlag, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
+	cmd.PersistentFlags().StringVar(&workspace, "workspace", "", "workspace directory (default: the current directory)")
+	open := func() (*harness.Home, string, []mcp.Server, error) {
+		ws, err := harness.ResolveWorkspace(workspace, nil)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		home, err := harness.OpenHome(homeFlag)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		servers, err := mcp.Load(mcp.Files{Home: home.Dir(), Workspace: ws})
+		if err != nil {
+			home.Close()
+			return nil, "", nil, err
+		}
+		return home, ws, servers, nil
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the configured servers and whether each may start",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			home, ws, servers, err := open()
+			if err != nil {
+				return err
+			}
+			defer home.Close()
+			return printMCPList(c.OutOrStdout(), servers, ws, mcp.OpenTrust(home.Dir()))
+		},
+	}
+	approve := &cobra.Command{
+		Use:   "approve [NAME...]",
+		Short: "Allow the project's servers (all, or those named) to start in this workspace",
+		RunE: func(c *cobra.Command, names []string) error {
+			return changeTrust(open, names, c.OutOrStdout(), true)
+		},
+	}
+	revoke := &cobra.Command{
+		Use:   "revoke [NAME...]",
+		Short: "Withdraw the approval of the project's servers (all, or those named)",
+		RunE: func(c *cobra.Command, names []string) error {
+			return changeTrust(open, names, c.OutOrStdout(), false)
+		},
+	}
+	cmd.AddCommand(list, approve, revoke)
+	return cmd
+}
+
+func printMCPList(w io.Writer, servers []mcp.Server, ws string, trust *mcp.Trust) error {
+	if len(servers) == 0 {
+		fmt.Fprintln(w, "No MCP servers are configured.")
+		return nil
+	}
+	for _, s := range servers {
+		state := "starts"
+		if s.Source == mcp.SourceProject {
+			ok, err := trust.Approved(ws, s)
+			if err != nil {
+				return err
+			}
+			state = "needs approval (ptc mcp approve " + s.Name + ")"
+			if ok {
+				state = "approved"
+			}
+		}
+		fmt.Fprintf(w, "%s  [%s, %s] %s\n    %s\n", terminalSafe(s.Name), s.Source, s.Transport(), state, terminalSafe(s.Describe()))
+	}
+	return nil
+}
+
+func changeTrust(open func() (*harness.Home, string, []mcp.Server, error), names []string, w io.Writer, approve bool) error {
+	home, ws, servers, err := open()
+	if err != nil {
+		return err
+	}
+	defer home.Close()
+	trust := mcp.OpenTrust(home.Dir())
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	done := 0
+	for _, s := range servers {
+		if s.Source != mcp.SourceProject || len(want) > 0 && !want[s.Name] {
+			continue
+		}
+		delete(want, s.Name)
+		if approve {
+			err = trust.Approve(ws, s)
+		} else {
+			err = trust.Revoke(ws, s.Name)
+		}
+		if err != nil {
+			return err
+		}
+		verb := "approved"
+		if !approve {
+			verb = "revoked"
+		}
+		fmt.Fprintf(w, "%s %s: %s\n", verb, terminalSafe(s.Name), terminalSafe(s.Describe()))
+		done++
+	}
+	if len(want) > 0 {
+		var missing []string
+		for n := range want {
+			missing = append(missing, n)
+		}
+		return fmt.Errorf("%s has no server named %s", ws+"/"+mcp.ProjectFile, strings.Join(missing, ", "))
+	}
+	if done == 0 {
+		fmt.Fprintf(w, "%s/%s defines no servers.\n", ws, mcp.ProjectFile)
+	}
+	return nil
+}
+
+// mcpServerJSON is how `ptc tools --output json` names a tool's server.
+func mcpServerJSON(t tools.Tool) json.RawMessage {
+	if s, ok := mcp.ServerOf(t); ok {
+		b, _ := json.Marshal(s)
+		return b
+	}
+	return nil
+}
