@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command. It installs the TypeScript compiler the
-# sdkgen tests check their output with (npm, pinned major) when missing,
-# then runs every Go test. Tests that need tsc or mypy skip when those are
+# sdkgen tests check their output with (npm, pinned major) and the MCP
+# servers the MCP end-to-end tests run with node (npm, pinned) when
+# missing, then runs every Go test. Tests that need tsc or mypy skip when those are
 # absent, unless PTC_REQUIRE_TOOLS=1 (CI sets it) turns the skip into a
 # failure.
 set -euo pipefail
@@ -9,6 +10,10 @@ cd "$(dirname "$0")/.."
 
 if [ ! -x .tools/node/node_modules/.bin/tsc ] && command -v npm >/dev/null; then
   npm install --silent --no-audit --no-fund --prefix .tools/node typescript@5 >/dev/null
+fi
+if [ ! -x .tools/node/node_modules/.bin/mcp-server-everything ] && command -v npm >/dev/null; then
+  npm install --silent --no-audit --no-fund --prefix .tools/node @modelcontextprotocol/server-memory@2026.8.31 \
+    @modelcontextprotocol/server-filesystem@2026.8.31 @modelcontextprotocol/server-everything@2026.8.31 >/dev/null
 fi
 export PTC_TSC="$PWD/.tools/node/node_modules/.bin/tsc"
 
