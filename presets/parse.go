@@ -18,7 +18,8 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // Parse decodes and validates one preset file. source names it in errors.
 // Unknown fields are errors (a typo must not silently change nothing);
-// snapshots defaults to true and sandbox to workspace-write when absent.
+// snapshots and compact default to true and sandbox to workspace-write
+// when absent.
 func Parse(source string, data []byte, knownTools []string) (*Preset, error) {
 	p := &Preset{Snapshots: true, Compact: true, Source: source}
 	dec := yaml.NewDecoder(bytes.NewReader(data))

@@ -109,7 +109,13 @@ func TestParseErrorsNameTheFileAndField(t *testing.T) {
 	}
 	t.Run("a valid file gets defaults", func(t *testing.T) {
 		p, err := Parse("f.yaml", []byte(valid), known)
-		if err != nil || !p.Snapshots || p.Sandbox != "workspace-write" || p.Source != "f.yaml" {
+		if err != nil || !p.Snapshots || !p.Compact || p.Sandbox != "workspace-write" || p.Source != "f.yaml" {
+			t.Fatalf("%+v %v", p, err)
+		}
+	})
+	t.Run("compact: false turns automatic compaction off", func(t *testing.T) {
+		p, err := Parse("f.yaml", []byte(valid+"compact: false\n"), known)
+		if err != nil || p.Compact {
 			t.Fatalf("%+v %v", p, err)
 		}
 	})
