@@ -67,7 +67,7 @@ func compose(in composeInput) (composition, error) {
 	if build == nil {
 		build = Toolset
 	}
-	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Approval: policy, Extra: in.extraTools()})
+	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Approval: policy, Extra: in.extraTools(), Network: s.Network})
 	if err != nil {
 		return composition{}, err
 	}

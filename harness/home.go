@@ -80,8 +80,9 @@ func (h *Home) Models() (*models.Table, error) {
 	return h.models, nil
 }
 
-// Host is the process's sandbox host, made on first use with the spill
-// area mounted read-only; the guest starts compiling in the background.
+// Host is the process's sandbox host, made on first use with host
+// programs on (under bubblewrap; each call mounts only its own session's
+// spill directory); the guest starts compiling in the background.
 func (h *Home) Host() (*sandbox.Host, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -93,7 +94,7 @@ func (h *Home) Host() (*sandbox.Host, error) {
 		if err := os.MkdirAll(spill, 0o700); err != nil {
 			return nil, fmt.Errorf("cannot create the spill area: %w", err)
 		}
-		h.host = sandbox.NewHost(sandbox.Config{ReadOnlyDirs: []string{spill}})
+		h.host = sandbox.NewHost(sandbox.Config{HostExec: &sandbox.HostExec{}})
 		h.host.Warm()
 	}
 	return h.host, nil
@@ -101,8 +102,9 @@ func (h *Home) Host() (*sandbox.Host, error) {
 
 // SpillDir is where results too large for the model's context are kept
 // in full: <home>/spill/<session id>, outside the workspace so a session
-// leaves nothing behind in the repository. The sandbox mounts the spill
-// area read-only so the read tool can page through it.
+// leaves nothing behind in the repository. The sandbox mounts a session's
+// spill directory read-only in that session's calls only, so the read
+// tool can page through it and no session sees another's.
 func (h *Home) SpillDir(id string) string { return filepath.Join(h.dir, "spill", id) }
 
 // Catalog is the home's sessions, one directory each (see

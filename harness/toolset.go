@@ -29,6 +29,8 @@ type ToolsetConfig struct {
 	// Extra tools join the preset's (MCP servers and other sources); a
 	// name clash with a preset tool is an error.
 	Extra []tools.Tool
+	// Network lets host programs run by the sandbox reach the network.
+	Network bool
 }
 
 // toolCtor builds one tool of the toolset. Sandbox tools come from the
@@ -52,7 +54,8 @@ func (s *sandboxSet) get(name string) (tools.Tool, error) {
 		if err != nil {
 			return nil, err
 		}
-		c := sandboxtools.Config{Workspace: s.cfg.Workspace, Mode: mode, Approval: s.cfg.Approval}
+		c := sandboxtools.Config{Workspace: s.cfg.Workspace, Mode: mode, Approval: s.cfg.Approval,
+			Network: s.cfg.Network || s.cfg.Preset.Network, HostPrograms: s.cfg.Preset.HostPrograms}
 		s.tools = map[string]tools.Tool{}
 		for _, t := range append(sandboxtools.All(host, c), sandboxtools.Minimal(host, c)...) {
 			s.tools[t.Spec().Name] = t

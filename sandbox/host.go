@@ -24,6 +24,7 @@ const (
 	DefaultMemoryLimitPages = 4096    // 256 MiB of linear memory per instance
 	DefaultOutputLimit      = 1 << 20 // stdout+stderr bytes per command
 	DefaultPoolSize         = 3       // ready instances per (workspace, mode)
+	DefaultWriteQuota       = 2 << 30 // bytes a session's workspace may grow by
 )
 
 // Config sets up a Host. It is copied by NewHost and never changes after.
@@ -56,8 +57,9 @@ type Config struct {
 	MaxOpen int
 	// Protected overrides rootfs.DefaultProtected in workspace-write.
 	Protected []string
-	// WriteQuota, when > 0, bounds the bytes all commands may write into
-	// one workspace over the Host's lifetime.
+	// WriteQuota bounds how many bytes one session's commands (guest
+	// writes and the changes of host programs alike) may grow its
+	// workspace by; 0 means DefaultWriteQuota, negative means no bound.
 	WriteQuota int64
 	// ReadOnlyDirs are host directories mounted read-only at their own
 	// path in every instance, whatever the mode. Each must be absolute
@@ -124,6 +126,9 @@ func NewHost(cfg Config) *Host {
 	}
 	if cfg.MaxRunning <= 0 {
 		cfg.MaxRunning = runtime.GOMAXPROCS(0) * 4
+	}
+	if cfg.WriteQuota == 0 {
+		cfg.WriteQuota = DefaultWriteQuota
 	}
 	cfg.Protected = append([]string(nil), cfg.Protected...)
 	return &Host{cfg: cfg, embedded: embedded, ready: make(chan struct{}), running: make(chan struct{}, cfg.MaxRunning),

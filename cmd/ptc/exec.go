@@ -22,6 +22,7 @@ import (
 func newExecCmd() *cobra.Command {
 	var workspace, mode, output, home string
 	var timeout time.Duration
+	var network bool
 	cmd := &cobra.Command{
 		Use:   "exec [--workspace DIR] [--sandbox MODE] [--timeout D] [--output text|json] FILE.ts|-",
 		Short: "Run a TypeScript program against the ptc tools, without a model",
@@ -61,7 +62,7 @@ func newExecCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			reg, err := execRegistry(preset, host, ws, m)
+			reg, err := execRegistry(preset, host, ws, m, network)
 			if err != nil {
 				return err
 			}
@@ -86,7 +87,8 @@ func newExecCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&workspace, "workspace", "", "workspace directory (default: the current directory)")
-	cmd.Flags().StringVar(&mode, "sandbox", string(sandbox.DefaultMode), "sandbox mode: read-only, workspace-write or danger-full-access")
+	cmd.Flags().StringVar(&mode, "sandbox", string(sandbox.DefaultMode), "sandbox mode: read-only, workspace-write, git-write or danger-full-access")
+	cmd.Flags().BoolVar(&network, "network", false, "let host programs the sandbox runs reach the network (off by default)")
 	cmd.Flags().DurationVar(&timeout, "timeout", ptc.DefaultLimits.Timeout, "wall-time budget of the program (at most 10m)")
 	cmd.Flags().StringVar(&output, "output", "text", "output format: text or json")
 	cmd.Flags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
@@ -110,8 +112,8 @@ func readProgram(arg string, stdin io.Reader) (string, error) {
 // execRegistry builds the ptc preset's tools for programs, run_code left
 // out (the program is already running). Escalations are denied: there is
 // nobody to ask.
-func execRegistry(p *presets.Preset, host *sandbox.Host, ws string, m sandbox.Mode) (*tools.Registry, error) {
-	reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p, Workspace: ws, Sandbox: string(m), Host: host, Approval: tools.PolicyNever})
+func execRegistry(p *presets.Preset, host *sandbox.Host, ws string, m sandbox.Mode, network bool) (*tools.Registry, error) {
+	reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p, Workspace: ws, Sandbox: string(m), Host: host, Approval: tools.PolicyNever, Network: network})
 	if err != nil {
 		return nil, err
 	}

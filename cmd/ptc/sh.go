@@ -18,6 +18,7 @@ import (
 func newShCmd() *cobra.Command {
 	var workspace, mode string
 	var timeout time.Duration
+	var network bool
 	cmd := &cobra.Command{
 		Use:   "sh [--workspace DIR] [--sandbox MODE] [--timeout D] 'COMMAND'",
 		Short: "Run one shell command in the sandbox, as the bash tool would",
@@ -31,12 +32,12 @@ func newShCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			host := sandbox.NewHost(sandbox.Config{PoolSize: -1})
+			host := sandbox.NewHost(sandbox.Config{PoolSize: -1, HostExec: &sandbox.HostExec{}})
 			host.Warm()
 			defer host.Close(context.Background())
 			ctx, cancel := context.WithTimeout(c.Context(), timeout)
 			defer cancel()
-			o, err := sandboxtools.RunCommand(ctx, host, ws, m, args[0], ws)
+			o, err := sandboxtools.RunCommandIn(ctx, host, sandbox.Scope{Workspace: ws, Mode: m, Network: network}, args[0], ws)
 			if err != nil {
 				return err
 			}
@@ -52,7 +53,8 @@ func newShCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&workspace, "workspace", "", "workspace directory (default: the current directory)")
-	cmd.Flags().StringVar(&mode, "sandbox", string(sandbox.DefaultMode), "sandbox mode: read-only, workspace-write or danger-full-access")
+	cmd.Flags().StringVar(&mode, "sandbox", string(sandbox.DefaultMode), "sandbox mode: read-only, workspace-write, git-write or danger-full-access")
+	cmd.Flags().BoolVar(&network, "network", false, "let host programs the command runs reach the network (off by default)")
 	cmd.Flags().DurationVar(&timeout, "timeout", sandboxtools.DefaultBashTimeout, "stop the command after this long")
 	return cmd
 }

@@ -28,6 +28,9 @@ type Settings struct {
 	// NoCompact turns automatic pruning and compaction off (--no-compact);
 	// a manual compaction still works.
 	NoCompact bool `json:"noCompact,omitempty"`
+	// Network lets the host programs the sandbox runs reach the network
+	// (--network); off, they have none.
+	Network bool `json:"network,omitempty"`
 }
 
 // SettingsChange is the data of session/settings: the whole new settings,
@@ -53,10 +56,11 @@ const (
 	FieldMaxSteps      Field = "maxSteps"
 	FieldContextWindow Field = "contextWindow"
 	FieldNoCompact     Field = "noCompact"
+	FieldNetwork       Field = "network"
 )
 
 // AllFields lists every settings field in a stable order.
-var AllFields = []Field{FieldWorkspace, FieldPreset, FieldModel, FieldBaseURL, FieldSandbox, FieldApproval, FieldMaxSteps, FieldContextWindow, FieldNoCompact}
+var AllFields = []Field{FieldWorkspace, FieldPreset, FieldModel, FieldBaseURL, FieldSandbox, FieldApproval, FieldMaxSteps, FieldContextWindow, FieldNoCompact, FieldNetwork}
 
 // With returns s with the named fields taken from o.
 func (s Settings) With(o Settings, fields ...Field) Settings {
@@ -80,6 +84,8 @@ func (s Settings) With(o Settings, fields ...Field) Settings {
 			s.ContextWindow = o.ContextWindow
 		case FieldNoCompact:
 			s.NoCompact = o.NoCompact
+		case FieldNetwork:
+			s.Network = o.Network
 		}
 	}
 	return s
