@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
@@ -193,9 +194,14 @@ func asJSON(v any) string {
 	return string(b)
 }
 
+// clip shortens s for a failure message, cutting between characters.
 func clip(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "…"
+	if len(s) <= 300 {
+		return s
 	}
-	return s
+	n := 300
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
