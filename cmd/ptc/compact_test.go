@@ -156,6 +156,26 @@ func TestNoCompactLeavesTheContextAlone(t *testing.T) {
 	if !s.Session.NoCompact {
 		t.Fatal("--no-compact is not recorded in the session's settings")
 	}
+	t.Run("a preset with compact: false does the same", func(t *testing.T) {
+		preset := "id: quiet\ndescription: standard without compaction\npersona: You read files.\n" +
+			"tools: [read, todo_write]\npresentation: native\ncompact: false\nmax_steps: 50\n"
+		if err := os.MkdirAll(filepath.Join(c.home, "presets"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(c.home, "presets", "quiet.yaml"), []byte(preset), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := longRun(script, ws, "--output", "json", "read")
+		args[2] = "quiet" // --preset standard → quiet
+		s := c.show(parseFinal(t, c.ok(args...)).SessionID)
+		if n := len(ofType(s.Events, session.TypeToolPruned)) + len(ofType(s.Events, session.TypeCompactionStart)); n != 0 {
+			t.Fatalf("%d pruning or compaction events with compact: false", n)
+		}
+		meters := ofType(s.Events, session.TypeContextMeter)
+		if r := decodeAs[session.ContextMeter](t, meters[len(meters)-1]); r.Tokens <= 32768 {
+			t.Fatalf("last reading %+v: the session never grew past the window, so this proves nothing", r)
+		}
+	})
 }
 
 func TestAContextOverflowIsRecoveredThroughTheCLI(t *testing.T) {
