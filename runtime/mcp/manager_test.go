@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
@@ -233,5 +237,27 @@ func TestAServerThatCannotStartIsANoticeNotAFailure(t *testing.T) {
 	st := m.Servers()
 	if len(st) != 1 || st[0].State == StateUp {
 		t.Fatalf("status: %+v", st)
+	}
+}
+
+func TestARestartedHTTPServerIsReconnected(t *testing.T) {
+	var mu sync.Mutex
+	handler := http.Handler(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return newTestServer() }, nil))
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		h := handler
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	m := startManager(t, []Server{{Name: "web", Source: SourceUser, Type: "http", URL: hs.URL}}, Options{})
+	if res := dispatch(t, m, "mcp__web__echo", `{"zeta":"one"}`); res.Value != "one" {
+		t.Fatalf("first call: %+v", res)
+	}
+	mu.Lock() // a restart: the new server knows none of the old sessions
+	handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return newTestServer() }, nil)
+	mu.Unlock()
+	if res := dispatch(t, m, "mcp__web__echo", `{"zeta":"two"}`); res.Value != "two" {
+		t.Fatalf("a call after the restart should reach the new server (its session was never run there): %+v", res)
 	}
 }

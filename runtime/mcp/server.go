@@ -345,17 +345,31 @@ func (s *server) snapshot() (string, []remote, error) {
 	return s.state, append([]remote(nil), s.tools...), s.lastErr
 }
 
-// call runs one tool call and returns its value (see resultValue).
+// call runs one tool call and returns its value (see resultValue). An
+// HTTP server that answers "session not found" restarted and never saw
+// the call: it is sent once more on a new session.
 func (s *server) call(ctx context.Context, name string, args json.RawMessage) (any, error) {
-	cs, err := s.session(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	for attempt := 1; ; attempt++ {
+		cs, err := s.session(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, tools.Errorf(tools.CodeToolFailed, "MCP server %s is not available: %v", s.cfg.Name, err)
 		}
-		return nil, tools.Errorf(tools.CodeToolFailed, "MCP server %s is not available: %v", s.cfg.Name, err)
+		slot := &rawSlot{}
+		res, err := cs.CallTool(withSlot(ctx, slot), &sdk.CallToolParams{Name: name, Arguments: args})
+		if errors.Is(err, sdk.ErrSessionMissing) && attempt == 1 && ctx.Err() == nil {
+			s.logf("call %s: the server lost the session (%v); reconnecting", name, err)
+			s.lost(cs)
+			continue
+		}
+		return s.outcome(ctx, cs, name, res, slot, err)
 	}
-	slot := &rawSlot{}
-	res, err := cs.CallTool(withSlot(ctx, slot), &sdk.CallToolParams{Name: name, Arguments: args})
+}
+
+// outcome turns what CallTool returned into the call's value or failure.
+func (s *server) outcome(ctx context.Context, cs *sdk.ClientSession, name string, res *sdk.CallToolResult, slot *rawSlot, err error) (any, error) {
 	var wire *jsonrpc.Error
 	switch {
 	case err == nil:
