@@ -291,16 +291,25 @@ func (s *Session) Run(ctx context.Context, input string) (agent.Outcome, error) 
 
 // Compact summarises the session now, between turns (ptc session compact,
 // /compact): it works even when the context is already over the window,
-// in several passes. How it went is in the Result; the error is for a log
-// that cannot be written, or ErrBusy while a turn runs.
+// in several passes. Cancel stops it like a turn. How it went is in the
+// Result; the error is for a log that cannot be written, or ErrBusy while
+// a turn runs.
 func (s *Session) Compact(ctx context.Context) (compact.Result, error) {
 	if !s.turn.TryLock() {
 		return compact.Result{}, ErrBusy
 	}
 	defer s.turn.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	s.mu.Lock()
 	a, closed := s.agent, s.closed
+	s.running = cancel
 	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running = nil
+		s.mu.Unlock()
+	}()
 	if closed {
 		return compact.Result{}, session.ErrClosed
 	}
