@@ -3,7 +3,6 @@ package sdkgen
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ptc-dev/ptc/internal/sharedtest"
 )
 
 // The JSON Schema Test Suite (json-schema-org/JSON-Schema-Test-Suite) lives
@@ -19,34 +20,6 @@ import (
 // calls of that tool in a TypeScript module checked by tsc --strict. A
 // valid instance that does not compile is a generator bug (a correct call
 // the SDK refuses); an invalid instance that compiles is only imprecision.
-
-// suiteDir finds the suite, or skips (fails under PTC_REQUIRE_TOOLS=1).
-func suiteDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	suite := filepath.Join(dir, "..", "shared", "json-schema-test-suite", "tests")
-	if _, err := os.Stat(suite); err != nil {
-		msg := "the JSON Schema Test Suite is not at " + suite
-		if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return suite
-}
 
 // suiteDrafts are the suite directories checked, with the $schema a root
 // schema of that directory is given when it names none (the generator
@@ -266,7 +239,7 @@ func (r *rate) add(c suiteCase) {
 // generator never fails. Both the full SDK and the compact prompt SDK are
 // checked. Run with -v for the table per keyword.
 func TestJSONSchemaSuiteThroughTSC(t *testing.T) {
-	dir := suiteDir(t)
+	dir := sharedtest.Dir(t, "json-schema-test-suite", "tests")
 	tsc := checker(t, "PTC_TSC", "../.tools/node/node_modules/.bin/tsc", "tsc")
 	for _, form := range []struct {
 		name string
