@@ -18,7 +18,7 @@ import (
 type rawSlotKey struct{}
 
 // rawSlot receives the raw results of the requests made with its context,
-// in the order they arrive (a paginated tools/list makes several).
+// in the order they arrive.
 type rawSlot struct {
 	mu      sync.Mutex
 	results []json.RawMessage
@@ -28,12 +28,6 @@ func (s *rawSlot) add(r json.RawMessage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.results = append(s.results, append(json.RawMessage(nil), r...))
-}
-
-func (s *rawSlot) all() []json.RawMessage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]json.RawMessage(nil), s.results...)
 }
 
 func (s *rawSlot) last() json.RawMessage {

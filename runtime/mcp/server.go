@@ -262,51 +262,54 @@ func (s *server) session(ctx context.Context) (*sdk.ClientSession, error) {
 }
 
 // listTools reads every page of tools/list, schemas raw. A server that
-// keeps paginating is cut at maxListPages.
+// keeps paginating is cut at maxListPages, and at maxToolsPerServer tools.
 func listTools(ctx context.Context, cs *sdk.ClientSession) ([]remote, error) {
-	slot := &rawSlot{}
-	var decoded []*sdk.Tool
-	pages := 0
-	for t, err := range cs.Tools(withSlot(ctx, slot), nil) {
+	var out []remote
+	cursor := ""
+	for page := 0; page < maxListPages && len(out) < maxToolsPerServer; page++ {
+		slot := &rawSlot{}
+		res, err := cs.ListTools(withSlot(ctx, slot), &sdk.ListToolsParams{Cursor: cursor})
 		if err != nil {
 			return nil, fmt.Errorf("tools/list failed: %w", err)
 		}
-		decoded = append(decoded, t)
-		if len(decoded) >= maxToolsPerServer {
-			break
-		}
-	}
-	var out []remote
-	for _, page := range slot.all() {
-		pages++
 		var p struct {
 			Tools []remote `json:"tools"`
 		}
-		if json.Unmarshal(page, &p) != nil || pages > maxListPages {
-			break
+		if raw := slot.last(); raw == nil || json.Unmarshal(raw, &p) != nil || len(p.Tools) != len(res.Tools) {
+			p.Tools = decodedTools(res.Tools) // served from the SDK's cache, or odd: take its decoding
 		}
 		out = append(out, p.Tools...)
-	}
-	if len(out) < len(decoded) { // pages served from the SDK's cache: fall back to its decoding
-		out = out[:0]
-		for _, t := range decoded {
-			in, _ := json.Marshal(t.InputSchema)
-			r := remote{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in}
-			if t.OutputSchema != nil {
-				r.OutputSchema, _ = json.Marshal(t.OutputSchema)
-			}
-			if t.Annotations != nil {
-				r.Annotations = &struct {
-					ReadOnlyHint bool `json:"readOnlyHint"`
-				}{t.Annotations.ReadOnlyHint}
-			}
-			out = append(out, r)
+		if res.NextCursor == "" || res.NextCursor == cursor {
+			break
 		}
+		cursor = res.NextCursor
 	}
 	if len(out) > maxToolsPerServer {
 		out = out[:maxToolsPerServer]
 	}
 	return out, nil
+}
+
+// decodedTools converts the SDK's decoded tools (member order lost).
+func decodedTools(ts []*sdk.Tool) []remote {
+	var out []remote
+	for _, t := range ts {
+		if t == nil {
+			continue
+		}
+		in, _ := json.Marshal(t.InputSchema)
+		r := remote{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in}
+		if t.OutputSchema != nil {
+			r.OutputSchema, _ = json.Marshal(t.OutputSchema)
+		}
+		if t.Annotations != nil {
+			r.Annotations = &struct {
+				ReadOnlyHint bool `json:"readOnlyHint"`
+			}{t.Annotations.ReadOnlyHint}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func sameTools(a, b []remote) bool {
@@ -324,6 +327,8 @@ func (s *server) relist(ctx context.Context) bool {
 	if !dirty || cs == nil {
 		return false
 	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.connectTimeout())
+	defer cancel()
 	list, err := listTools(ctx, cs)
 	if err != nil {
 		s.logf("re-listing tools after tools/list_changed failed: %v", err)

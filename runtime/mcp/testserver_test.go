@@ -20,6 +20,10 @@ import (
 const testServerEnv = "PTC_MCP_TEST_SERVER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(testServerEnv) == "hostile" {
+		serveHostile()
+		os.Exit(0)
+	}
 	if os.Getenv(testServerEnv) != "" {
 		fmt.Fprintf(os.Stderr, "test server %d started\n", os.Getpid())
 		if err := newTestServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
