@@ -28,6 +28,10 @@ func (a *Agent) attempts(ctx context.Context, t *turnState, step int) (*llm.Resp
 		if err != nil {
 			return nil, stepEnd{}, err
 		}
+		if refusal != "" && refused != nil {
+			// Recovery could not help: the provider's own words first.
+			return nil, stepEnd{reason: session.ReasonError, failure: refused.Error() + "; " + refusal, err: refused}, nil
+		}
 		if refusal != "" {
 			return nil, stepEnd{reason: session.ReasonError, failure: refusal, err: errors.New(refusal)}, nil
 		}

@@ -331,7 +331,8 @@ func TestAContextOverflowIsCompactedAndTheStepRetried(t *testing.T) {
 	t.Run("an overflow compaction cannot cure ends the turn saying so, once", func(t *testing.T) {
 		p := &alwaysOverflow{}
 		out, err := newAgent(t, p, log, cfg).RunTurn(ctx, "Again.")
-		if err != nil || out.Reason != session.ReasonError || p.calls != 1 ||
+		if err != nil || out.Reason != session.ReasonError || p.calls != 1 || !strings.HasPrefix(out.Failure, "model request failed (context-overflow") ||
+			!strings.Contains(out.Failure, "maximum context length is 32768 tokens") ||
 			!strings.Contains(out.Failure, "context window is 32768 tokens, even after pruning old tool results and compacting") {
 			t.Fatalf("turn %+v after %d requests, %v", out, p.calls, err)
 		}
