@@ -191,7 +191,9 @@ func runPTC(t *testing.T, ptc, work, home, command string) outcome {
 	reset(t, work, home)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c := exec.CommandContext(ctx, ptc, "sh", "--workspace", work, command)
+	// The sandbox has its own environment; give it the reference's locale
+	// and zone so only the commands differ.
+	c := exec.CommandContext(ctx, ptc, "sh", "--workspace", work, "export LC_ALL=C TZ=UTC; "+command)
 	c.Dir = work
 	var out bytes.Buffer
 	c.Stdout = &out
