@@ -14,6 +14,8 @@ func TestComparatorShapesAreRecognised(t *testing.T) {
 		{"(a, b) => b.score - a.score", &sortPlan{path: []string{"score"}, desc: true, kind: keyMinus}},
 		{"(x, y) => x.meta.size - y.meta.size", &sortPlan{path: []string{"meta", "size"}, kind: keyMinus}},
 		{"(a, b) => a - b", &sortPlan{kind: keyMinus}},
+		{"(a, b) => b[1] - a[1]", &sortPlan{path: []string{"1"}, desc: true, kind: keyMinus}},
+		{"(a, b) => a[0].localeCompare(b[0])", &sortPlan{path: []string{"0"}, kind: keyLocale}},
 		{"function(a, b) {\n  return a.n - b.n;\n}", &sortPlan{path: []string{"n"}, kind: keyMinus}},
 		{"(a, b) => {\n  return b.n - a.n;\n}", &sortPlan{path: []string{"n"}, desc: true, kind: keyMinus}},
 		{"(a, b) => a.name.localeCompare(b.name)", &sortPlan{path: []string{"name"}, kind: keyLocale}},
@@ -64,7 +66,9 @@ func TestTheFastSortAgreesWithItsComparator(t *testing.T) {
 	cases := []struct{ name, code string }{
 		{"numeric key ascending and descending", `
 const cs = [(a, b) => a.n - b.n, (a, b) => b.n - a.n, (a, b) => a.f - b.f, (a, b) => a.meta.size - b.meta.size];
-return cs.every(c => same(items.slice().sort(c), refSort(items, c)))`},
+const entries = Object.entries(Object.fromEntries(items.map(i => [i.s + i.id, i.n])));
+const byCount = (a: any, b: any) => b[1] - a[1];
+return cs.every(c => same(items.slice().sort(c), refSort(items, c))) && same(entries.slice().sort(byCount), refSort(entries, byCount))`},
 		{"string keys by < and >", `
 const cs = [(a, b) => a.s < b.s ? -1 : a.s > b.s ? 1 : 0, (a, b) => a.s < b.s ? 1 : a.s > b.s ? -1 : 0, (a, b) => a.n < b.n ? -1 : a.n > b.n ? 1 : 0];
 return cs.every(c => same(items.slice().sort(c), refSort(items, c)))`},

@@ -23,7 +23,7 @@ import (
 // SortIndexedProperties: read every element once, sort the list, write it
 // back. Comparators of the shapes programs write to sort by a key —
 //
-//	(a, b) => a.k - b.k            (and b.k - a.k, a.x.y - b.x.y, a - b)
+//	(a, b) => a.k - b.k            (and b.k - a.k, a.x.y - b.x.y, a[1] - b[1], a - b)
 //	(a, b) => a.k.localeCompare(b.k)
 //	(a, b) => a.k < b.k ? -1 : a.k > b.k ? 1 : 0   (and its mirrors)
 //
@@ -53,7 +53,8 @@ const (
 
 var (
 	identRx    = `([A-Za-z_$][\w$]*)`
-	pathRx     = `((?:\.[A-Za-z_$][\w$]*)*)`
+	pathRx     = `((?:\.[A-Za-z_$][\w$]*|\[\d+\])*)`
+	stepRx     = regexp.MustCompile(`\.([A-Za-z_$][\w$]*)|\[(\d+)\]`)
 	arrowRx    = regexp.MustCompile(`^\(\s*` + identRx + `\s*,\s*` + identRx + `\s*\)\s*=>\s*([\s\S]*)$`)
 	functionRx = regexp.MustCompile(`^function\s*[\w$]*\s*\(\s*` + identRx + `\s*,\s*` + identRx + `\s*\)\s*([\s\S]*)$`)
 	returnRx   = regexp.MustCompile(`^\{\s*return\s+([^;{}]*?)\s*;?\s*\}$`)
@@ -153,11 +154,13 @@ func ternaryPlan(side func(string) (bool, bool), m []string) *sortPlan {
 	return nil
 }
 
+// splitPath turns ".a.b" or "[1]" into the property names it reads.
 func splitPath(p string) []string {
-	if p == "" {
-		return nil
+	var out []string
+	for _, m := range stepRx.FindAllStringSubmatch(p, -1) {
+		out = append(out, m[1]+m[2])
 	}
-	return strings.Split(p[1:], ".")
+	return out
 }
 
 // sorter is the engine's Array.prototype.sort for one runtime.
