@@ -307,3 +307,22 @@ func isSummary(t *testing.T, r llmtest.Request) bool {
 	last := c.Messages[len(c.Messages)-1]
 	return last.Role == "user" && strings.HasPrefix(last.Content, llm.SummaryRequestTag)
 }
+
+func TestMeterText(t *testing.T) {
+	cases := []struct {
+		name string
+		m    session.ContextMeter
+		want string
+	}{
+		{"a known window shows the share", session.ContextMeter{Tokens: 21300, Window: 32768}, "context 21.3k of 32.8k tokens (65%)"},
+		{"a million-token window reads in M", session.ContextMeter{Tokens: 950, Window: 1048576}, "context 950 of 1.05M tokens (0%)"},
+		{"an unknown window shows the count only", session.ContextMeter{Tokens: 1500}, "context 1.5k tokens"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := meterText(c.m); got != c.want {
+				t.Fatalf("meterText = %q, want %q", got, c.want)
+			}
+		})
+	}
+}

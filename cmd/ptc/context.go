@@ -84,10 +84,13 @@ func compactionText(before, after, passes int, failure, skipped string) string {
 
 // kilo writes a token count the way the status line shows it.
 func kilo(n int) string {
-	if n < 1000 {
+	switch {
+	case n < 1000:
 		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
 	}
-	return fmt.Sprintf("%.1fk", float64(n)/1000)
+	return fmt.Sprintf("%.2fM", float64(n)/1_000_000)
 }
 
 // compactOutcome prints how a manual compaction went and turns a failure
