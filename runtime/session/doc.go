@@ -12,7 +12,11 @@
 //	             encoding, batching, durability, live subscriber
 //	Validate     load checks: format version, known types, seq contiguity,
 //	             torn tail (dropped with a warning), corruption
-//	DeriveMessages  the surface projection fed to the model
+//	DeriveMessages  the surface projection fed to the model; Surface is
+//	             the same with each message's seq, and applies the
+//	             replacements of long sessions (a summary user/message
+//	             with replaces, tool/pruned); Projector does it
+//	             incrementally for a growing log
 //	Repair       closes a turn left open by a crash
 //	Fork         copies complete turns into a child session
 //
