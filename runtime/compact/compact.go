@@ -41,7 +41,9 @@ const attemptsPerPass = 2
 func (m *Manager) compact(ctx context.Context, trigger string, turn, step int, before Reading) (Result, error) {
 	res := Result{ID: m.newID(), TokensBefore: before.Tokens}
 	start := session.CompactionStart{ID: res.ID, Trigger: trigger, Turn: turn, Step: step, Tokens: before.Tokens, Window: m.cfg.Window}
-	if _, err := m.log.Append(ctx, session.TypeCompactionStart, start, false); err != nil {
+	// Durable: the side requests that follow are model requests, and
+	// what they are built from is on disk before each goes out.
+	if _, err := m.log.Append(ctx, session.TypeCompactionStart, start, true); err != nil {
 		return res, err
 	}
 	failure, err := m.passes(ctx, &res)
@@ -290,7 +292,7 @@ func (m *Manager) summarise(ctx context.Context, res *Result, events []session.E
 			rec.SummaryTokens = Tokens(text)
 			rec.Rejected = judge(summary, resp.Finish, rec.SummaryTokens, replacedTokens)
 		}
-		if _, err := m.log.Append(ctx, session.TypeCompactionSummary, rec, false); err != nil {
+		if _, err := m.log.Append(ctx, session.TypeCompactionSummary, rec, rec.Rejected != ""); err != nil {
 			return "", err
 		}
 		if rec.Rejected == "" {
