@@ -326,3 +326,42 @@ func TestMeterText(t *testing.T) {
 		})
 	}
 }
+
+func TestAKillDuringCompactionLosesNothing(t *testing.T) {
+	script, ws := longScript(t, 40, 20_000)
+	var s map[string]any
+	data, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	s["summary"].(map[string]any)["delay_ms"] = 20_000 // the summary streams slowly: the kill lands mid-request
+	if data, err = json.Marshal(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t)
+	args := longRun(script, ws, "read")[1:] // killWhen adds run and --output
+	// Pruning keeps the first steps going; once the pruned results add up,
+	// a compaction starts and the process is killed during its request.
+	id, seen := killWhen(t, c, session.TypeCompactionStart, args...)
+	resume := filepath.Join(t.TempDir(), "resume.json")
+	data, _ = json.Marshal(map[string]any{"replies": []map[string]any{{"text": "done"}}, "summary": map[string]any{"text": "<summary>short</summary>"}})
+	if err := os.WriteFile(resume, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := parseFinal(t, c.ok("run", "--resume", id, "--model", "script:"+resume, "--output", "json", "go on"))
+	if f.Reason != session.ReasonCompleted || f.Text != "done" {
+		t.Fatalf("resumed turn %+v", f)
+	}
+	events := c.show(id).Events
+	assertIntact(t, seen, events)
+	ends := ofType(events, session.TypeCompactionEnd)
+	if len(ends) != 1 || decodeAs[session.CompactionEnd](t, ends[0]).Error != "" {
+		t.Fatalf("compaction ends %v: the resumed run must compact once, cleanly", ends)
+	}
+}
