@@ -266,3 +266,13 @@ func TestARequestedTimeoutIsCappedAtTheMaximum(t *testing.T) {
 		t.Fatalf("outcome %+v, want a timeout at the 150ms maximum", o.Failure)
 	}
 }
+
+func TestTheEngineDoesNotInheritSecrets(t *testing.T) {
+	t.Setenv("PTC_TEST_SECRET_KEY", "sk-secret")
+	env := engineEnviron()
+	for _, kv := range env {
+		if strings.Contains(kv, "sk-secret") {
+			t.Fatalf("the engine environment holds %q", kv)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, erro
 	}
 	e := &engineProc{stdin: inW, stdout: outR, stderr: &headBuffer{max: 16 << 10}, budget: budget, exited: make(chan struct{})}
 	e.cmd = exec.Command(exe)
-	e.cmd.Env = append(os.Environ(), engineEnv+"="+wireVersion, engineMemEnv+"="+strconv.FormatUint(budget, 10))
+	e.cmd.Env = append(engineEnviron(), engineEnv+"="+wireVersion, engineMemEnv+"="+strconv.FormatUint(budget, 10))
 	e.cmd.Stdin, e.cmd.Stdout, e.cmd.Stderr = inR, outW, e.stderr
 	e.cmd.SysProcAttr = engineSysProcAttr()
 	err = e.cmd.Start()
@@ -79,6 +79,20 @@ func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, erro
 		return nil, fmt.Errorf("the engine process did not start: %v%s", err, e.stderr.excerpt())
 	}
 	return e, nil
+}
+
+// engineEnviron is the part of the host's environment an engine gets: the
+// Go runtime's settings (GOMAXPROCS, GOGC, GODEBUG, GORACE, GOCOVERDIR…)
+// and nothing else, so API keys and tokens never reach the process that
+// runs model-written code.
+func engineEnviron() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GO") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 // kill ends the process at once; reads and writes then fail.
