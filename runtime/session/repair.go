@@ -42,7 +42,9 @@ type RepairPlan struct {
 // assistant/message without a tool/result gets an error result,
 // TOOL_OUTCOME_UNKNOWN if its tool/call was recorded (it may have run)
 // or TOOL_NOT_STARTED if not, in the model's order; then step/end if the
-// step is open, then turn/end{interrupted}. Nothing is removed.
+// step is open, then turn/end{interrupted}. Calls, tool/call and
+// tool/result events are matched by position, not by call id. Nothing is
+// removed.
 func Repair(events []Event) (RepairPlan, error) {
 	start := -1
 	for i := len(events) - 1; i >= 0; i-- {
@@ -67,12 +69,13 @@ func Repair(events []Event) (RepairPlan, error) {
 		return plan, nil
 	}
 	if st.stepOpen {
-		for _, c := range st.calls {
-			if st.results[c.ID] {
-				continue
-			}
+		// tool/call and tool/result are logged in the model's order, so
+		// the k-th of each belongs to the k-th call of the message: pair
+		// them by position, which also holds for repeated or empty ids.
+		for k := st.results; k < len(st.calls); k++ {
+			c := st.calls[k]
 			code, msg := codeToolNotStarted, msgNotStarted
-			if st.called[c.ID] {
+			if k < st.called {
 				code, msg = codeToolOutcomeUnknown, msgOutcomeUnknown
 			}
 			plan.Events = append(plan.Events, Pending{Type: TypeToolResult, Data: ToolResult{
@@ -93,12 +96,12 @@ type turnState struct {
 	stepOpen bool
 	step     int
 	calls    []llm.ToolCall // of the open step's last assistant/message
-	called   map[string]bool
-	results  map[string]bool
+	called   int            // tool/call events after that message
+	results  int            // tool/result events after that message
 }
 
 func scanTurn(events []Event) (turnState, error) {
-	st := turnState{called: map[string]bool{}, results: map[string]bool{}}
+	var st turnState
 	for _, e := range events {
 		switch e.Type {
 		case TypeTurnEnd:
@@ -108,7 +111,7 @@ func scanTurn(events []Event) (turnState, error) {
 			if err := decodeFor(e, &d); err != nil {
 				return st, err
 			}
-			st.step, st.stepOpen, st.calls = d.Step, true, nil
+			st.step, st.stepOpen, st.calls, st.called, st.results = d.Step, true, nil, 0, 0
 		case TypeStepEnd:
 			st.stepOpen = false
 		case TypeAssistantMessage:
@@ -116,19 +119,11 @@ func scanTurn(events []Event) (turnState, error) {
 			if err := decodeFor(e, &d); err != nil {
 				return st, err
 			}
-			st.calls = d.Message.ToolCalls
+			st.calls, st.called, st.results = d.Message.ToolCalls, 0, 0
 		case TypeToolCall:
-			var d ToolCall
-			if err := decodeFor(e, &d); err != nil {
-				return st, err
-			}
-			st.called[d.CallID] = true
+			st.called++
 		case TypeToolResult:
-			var d ToolResult
-			if err := decodeFor(e, &d); err != nil {
-				return st, err
-			}
-			st.results[d.CallID] = true
+			st.results++
 		}
 	}
 	return st, nil

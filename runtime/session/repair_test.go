@@ -76,6 +76,25 @@ func TestRepair(t *testing.T) {
 					result(1, 1, "c1", "bash", "ok").stepEnd(1, 1)
 			},
 			want: []brief{interrupted}},
+		{name: "repeated call ids still get exactly one result each, by position", lastTurn: 1,
+			build: func(s *script) {
+				dup := llm.ToolCall{ID: "same", Name: "bash", Arguments: `{}`}
+				s.turnStart(1).stepStart(1, 1).user("q").assistant(1, 1, "", dup, dup, dup).
+					call(1, 1, "same", "bash").result(1, 1, "same", "bash", "ok").call(1, 1, "same", "bash")
+			},
+			want: []brief{
+				{Type: session.TypeToolResult, CallID: "same", Code: "TOOL_OUTCOME_UNKNOWN", Step: 1},
+				{Type: session.TypeToolResult, CallID: "same", Code: "TOOL_NOT_STARTED", Step: 1},
+				stepEnd, interrupted}},
+		{name: "empty call ids are paired by position too", lastTurn: 1,
+			build: func(s *script) {
+				e := llm.ToolCall{Name: "read", Arguments: `{}`}
+				s.turnStart(1).stepStart(1, 1).user("q").assistant(1, 1, "", e, e).call(1, 1, "", "read")
+			},
+			want: []brief{
+				{Type: session.TypeToolResult, Code: "TOOL_OUTCOME_UNKNOWN", Step: 1},
+				{Type: session.TypeToolResult, Code: "TOOL_NOT_STARTED", Step: 1},
+				stepEnd, interrupted}},
 		{name: "calls of an earlier step do not leak into the open one", lastTurn: 1,
 			build: func(s *script) {
 				s.turnStart(1).stepStart(1, 1).user("q").assistant(1, 1, "", c1).call(1, 1, "c1", "bash").
