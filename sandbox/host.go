@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
@@ -21,10 +23,11 @@ import (
 
 // Defaults of Config.
 const (
-	DefaultMemoryLimitPages = 4096    // 256 MiB of linear memory per instance
-	DefaultOutputLimit      = 1 << 20 // stdout+stderr bytes per command
-	DefaultPoolSize         = 3       // ready instances per (workspace, mode)
-	DefaultWriteQuota       = 2 << 30 // bytes a session's workspace may grow by
+	DefaultMemoryLimitPages = 4096      // 256 MiB of linear memory per instance
+	DefaultOutputLimit      = 1 << 20   // stdout+stderr bytes per command
+	DefaultPoolSize         = 3         // ready instances per (workspace, mode)
+	DefaultWriteQuota       = 2 << 30   // bytes a session's workspace may grow by
+	DefaultTmpSize          = 256 << 20 // bytes of a call's private /tmp
 )
 
 // Config sets up a Host. It is copied by NewHost and never changes after.
@@ -70,6 +73,9 @@ type Config struct {
 	// HostExec turns on host programs; nil leaves them off (a command
 	// that is not a builtin exits 127).
 	HostExec *HostExec
+	// TmpSize bounds a call's private /tmp, which the guest holds in
+	// memory and its host programs share; 0 means DefaultTmpSize.
+	TmpSize int64
 }
 
 // Host runs guest commands. There is one per process: it owns the wazero
@@ -130,9 +136,12 @@ func NewHost(cfg Config) *Host {
 	if cfg.WriteQuota == 0 {
 		cfg.WriteQuota = DefaultWriteQuota
 	}
+	if cfg.TmpSize <= 0 {
+		cfg.TmpSize = DefaultTmpSize
+	}
 	cfg.Protected = append([]string(nil), cfg.Protected...)
 	return &Host{cfg: cfg, embedded: embedded, ready: make(chan struct{}), running: make(chan struct{}, cfg.MaxRunning),
-		pools: map[poolKey]*pool{}, quotas: map[string]*rootfs.Quota{}, hx: newHostPrograms(cfg.HostExec)}
+		pools: map[poolKey]*pool{}, quotas: map[string]*rootfs.Quota{}, hx: newHostPrograms(cfg.HostExec, cfg.TmpSize)}
 }
 
 // acquire takes one of the MaxRunning slots, waiting for it while ctx
@@ -155,7 +164,31 @@ func (h *Host) Warm() {
 	h.warmOnce.Do(func() {
 		h.started.Store(true)
 		go h.compile()
+		go removeStaleTmp(os.TempDir(), time.Now())
 	})
+}
+
+// legacyTmpPrefix names the on-disk private /tmp directories earlier
+// versions made for each instance (it is in memory now); a process killed
+// while a command ran left its directory behind.
+const legacyTmpPrefix = "ptc-sbx-tmp-"
+
+// removeStaleTmp removes those directories once nothing can use them:
+// the names carry no process id, so a day without change stands for a
+// dead owner (a command runs for ten minutes at most).
+func removeStaleTmp(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), legacyTmpPrefix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > 24*time.Hour {
+			_ = os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // Ready waits for the background compile and reports its error.

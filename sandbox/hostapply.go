@@ -11,6 +11,7 @@ import (
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
 	"github.com/ptc-dev/ptc/sandbox/hostexec"
+	"github.com/ptc-dev/ptc/sandbox/memfs"
 	"github.com/ptc-dev/ptc/sandbox/rootfs"
 )
 
@@ -20,7 +21,9 @@ import (
 // A change the policy refuses is recorded, not fatal: the rest still
 // lands, and the note says what did not.
 type applier struct {
-	fs      *rootfs.FS
+	fs      experimentalsys.FS
+	full    func() bool // a write failed for want of room
+	room    string      // what ran out of room, for the note
 	seen    map[string]bool
 	opaque  []string
 	refused []string
@@ -61,7 +64,7 @@ func (a *applier) record(p string, e experimentalsys.Errno) {
 		a.applied++
 	case e == experimentalsys.EACCES || e == experimentalsys.EPERM || e == experimentalsys.EROFS:
 		a.refused = append(a.refused, p)
-	case e == experimentalsys.EIO && a.fs.QuotaHit():
+	case e == experimentalsys.EIO && a.full():
 		a.quota = true
 		a.failed = append(a.failed, p)
 	default:
@@ -73,24 +76,24 @@ func (a *applier) dir(c hostexec.Change) experimentalsys.Errno {
 	if c.Opaque {
 		a.opaque = append(a.opaque, c.Path)
 	}
-	e := a.fs.Mkdir(c.Path, c.Mode.Perm())
-	if e == experimentalsys.EEXIST {
-		st, le := a.fs.Lstat(c.Path)
-		switch {
-		case le != 0:
-			return le
-		case st.Mode.IsDir():
-			if st.Mode.Perm() != c.Mode.Perm() {
-				return a.fs.Chmod(c.Path, c.Mode.Perm())
-			}
-			return 0
-		}
-		if e := a.remove(c.Path); e != 0 {
-			return e
-		}
+	// A directory in the layer is often only a copy of one that holds a
+	// change (overlayfs copies the parents up): when it exists with the
+	// same mode there is nothing to do, even in a protected place.
+	st, e := a.fs.Lstat(c.Path)
+	switch {
+	case e == experimentalsys.ENOENT:
 		return a.fs.Mkdir(c.Path, c.Mode.Perm())
+	case e != 0:
+		return e
+	case st.Mode.IsDir() && st.Mode.Perm() == c.Mode.Perm():
+		return 0
+	case st.Mode.IsDir():
+		return a.fs.Chmod(c.Path, c.Mode.Perm())
 	}
-	return e
+	if e := a.remove(c.Path); e != 0 {
+		return e
+	}
+	return a.fs.Mkdir(c.Path, c.Mode.Perm())
 }
 
 // file writes the new content beside the old file and renames it into
@@ -218,8 +221,8 @@ func (a *applier) note(program string) string {
 			len(a.refused), program, listed(a.refused)))
 	}
 	if a.quota {
-		parts = append(parts, fmt.Sprintf("the session's workspace write quota (%s) is used up: %d change(s) by %s were not applied: %s",
-			byteSize(a.fs.QuotaLimit()), len(a.failed), program, listed(a.failed)))
+		parts = append(parts, fmt.Sprintf("%s: %d change(s) by %s were not applied: %s",
+			a.room, len(a.failed), program, listed(a.failed)))
 	} else if len(a.failed) > 0 {
 		parts = append(parts, fmt.Sprintf("%d change(s) by %s could not be applied: %s", len(a.failed), program, listed(a.failed)))
 	}
@@ -231,6 +234,16 @@ func listed(ps []string) string {
 		return strings.Join(ps, ", ")
 	}
 	return strings.Join(ps[:maxListed], ", ") + fmt.Sprintf(" and %d more", len(ps)-maxListed)
+}
+
+// quotaRoom and tmpRoom say what ran out when an applier's writes fail
+// for want of room.
+func quotaRoom(fs *rootfs.FS) string {
+	return fmt.Sprintf("the session's workspace write quota (%s) is used up", byteSize(fs.QuotaLimit()))
+}
+
+func tmpRoom(fs *memfs.FS) string {
+	return fmt.Sprintf("the private /tmp (%s) is full", byteSize(fs.Limit()))
 }
 
 func byteSize(n int64) string {

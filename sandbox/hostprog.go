@@ -32,10 +32,10 @@ type HostExec struct {
 	// host program's sandbox (toolchains outside the system roots); their
 	// bin directories are searched for programs before PATH.
 	ReadOnly []string
-	// Bwrap, Home and TmpSize are as in hostexec.Config.
-	Bwrap   string
-	Home    string
-	TmpSize int64
+	// Bwrap and Home are as in hostexec.Config (its TmpSize is the
+	// Host's Config.TmpSize: the programs share the guest's /tmp).
+	Bwrap string
+	Home  string
 	// Path is the search path ("" means the process's PATH, minus
 	// entries under the user's HOME).
 	Path string
@@ -54,7 +54,7 @@ type hostPrograms struct {
 	resolvers map[string]*hostexec.Resolver // by allow list, for Scope.Programs
 }
 
-func newHostPrograms(cfg *HostExec) *hostPrograms {
+func newHostPrograms(cfg *HostExec, tmpSize int64) *hostPrograms {
 	if cfg == nil {
 		return nil
 	}
@@ -68,7 +68,7 @@ func newHostPrograms(cfg *HostExec) *hostPrograms {
 		extraBins = append(extraBins, filepath.Join(d, "bin"))
 	}
 	return &hostPrograms{
-		runner:   hostexec.NewRunner(hostexec.Config{Bwrap: cfg.Bwrap, Home: cfg.Home, TmpSize: cfg.TmpSize}),
+		runner:   hostexec.NewRunner(hostexec.Config{Bwrap: cfg.Bwrap, Home: cfg.Home, TmpSize: tmpSize}),
 		resolver: hostexec.NewResolver(cfg.Programs, pathEnv, home, extraBins),
 		readOnly: append([]string(nil), cfg.ReadOnly...),
 		pathEnv:  pathEnv, home: home, extra: extraBins,
@@ -315,8 +315,11 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 		spec.Protect = protectedInView(ws, in.key.mode)
 		spec.LayerSize = layerSize(in.fs)
 	}
-	ap := &applier{fs: in.fs}
+	ap := &applier{fs: in.fs, full: in.fs.QuotaHit, room: quotaRoom(in.fs)}
 	spec.Apply = func(r io.Reader) error { return hostexec.ReadChanges(r, ap.apply) }
+	tmpAp := &applier{fs: in.tmp, full: in.tmp.Full, room: tmpRoom(in.tmp)}
+	spec.Tmp = in.tmp.WriteTar
+	spec.ApplyTmp = func(r io.Reader) error { return hostexec.ReadChanges(r, tmpAp.apply) }
 	go func() {
 		defer close(p.done)
 		defer wake()
@@ -325,6 +328,7 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 			ap.finish()
 			in.fs.Invalidate()
 		}
+		tmpAp.finish()
 		// The program's ends of the pipes close with the process; ours
 		// (given to bwrap) close here so the captures see EOF.
 		sr.Close()
@@ -335,8 +339,10 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 			w.Close()
 		}
 		p.stdin.stop()
-		if note := ap.note(req.Args[0]); note != "" {
-			fmt.Fprintf(cur.out.Stderr(), "ptc: %s\n", note)
+		for _, a := range []*applier{ap, tmpAp} {
+			if note := a.note(req.Args[0]); note != "" {
+				fmt.Fprintf(cur.out.Stderr(), "ptc: %s\n", note)
+			}
 		}
 		if p.err != nil {
 			fmt.Fprintf(cur.out.Stderr(), "%s: %v\n", req.Args[0], p.err)

@@ -43,7 +43,7 @@ func hostProgs(t testing.TB) *Host {
 	hostProgOnce.Do(func() {
 		// dash: a shell that is surely no guest builtin (sh may be one).
 		programs := append(append([]string(nil), hostexec.DefaultPrograms...), "dash")
-		hostProgHost = NewHost(Config{Guest: func() []byte { return wasm }, HostExec: &HostExec{Programs: programs}, WriteQuota: 64 << 20})
+		hostProgHost = NewHost(Config{Guest: func() []byte { return wasm }, HostExec: &HostExec{Programs: programs}, WriteQuota: 64 << 20, TmpSize: 16 << 20})
 		hostProgHost.Warm()
 	})
 	return hostProgHost
@@ -281,4 +281,37 @@ func TestAWorkspaceFillByAHostProgramStopsAtTheQuota(t *testing.T) {
 	if info, err := os.Stat(filepath.Join(ws, "big")); err == nil {
 		t.Fatalf("big landed with %d bytes", info.Size())
 	}
+}
+
+func TestTheGuestAndItsHostProgramsShareOnePrivateTmp(t *testing.T) {
+	needTool(t, "python3")
+	h := hostProgs(t)
+	ws, _ := sandboxDir(t)
+	scope := Scope{Workspace: ws, Mode: WorkspaceWrite}
+	tests := []struct{ name, cmd, want string }{
+		{"a script the guest wrote runs on the host", "echo 'print(40+2)' > /tmp/x.py && python3 /tmp/x.py", "42\n"},
+		{"what the host program writes the guest reads", "dash -c 'echo made-on-host > /tmp/o' && cat /tmp/o", "made-on-host\n"},
+		{"removals come back too", "echo a > /tmp/gone && dash -c 'rm /tmp/gone' && ls /tmp", ""},
+		{"each call starts empty", "ls /tmp | wc -l | tr -d ' '", "0\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := runIn(t, h, scope, tt.cmd)
+			if string(o.Stdout) != tt.want {
+				t.Fatalf("stdout %q, want %q (exit %d, stderr %q)", o.Stdout, tt.want, o.ExitCode, o.Stderr)
+			}
+		})
+	}
+	t.Run("it is size-limited for the guest", func(t *testing.T) {
+		o := runIn(t, h, scope, "yes | head -c 40000000 > /tmp/big; echo $?")
+		if string(o.Stdout) == "0\n" {
+			t.Fatalf("a 40 MB /tmp file was accepted: %q", o.Stderr)
+		}
+	})
+	t.Run("and for host programs", func(t *testing.T) {
+		o := runIn(t, h, scope, "dash -c 'head -c 60000000 /dev/zero > /tmp/big'; echo $?")
+		if string(o.Stdout) == "0\n" {
+			t.Fatalf("a 60 MB /tmp file was accepted: %q", o.Stderr)
+		}
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -19,6 +18,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental/sysfs"
 
 	"github.com/ptc-dev/ptc/sandbox/internal/wasmprep"
+	"github.com/ptc-dev/ptc/sandbox/memfs"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 	"github.com/ptc-dev/ptc/sandbox/rootfs"
 )
@@ -27,24 +27,23 @@ import (
 // configured once at instantiation, so their stdin, stdout, stderr and
 // sleep go through the instance and reach whichever call is current.
 type callIO struct {
-	ctx     context.Context
-	stdin   io.Reader
-	out     *output
+	ctx      context.Context
+	stdin    io.Reader
+	out      *output
 	network  bool     // host programs may use the network
 	programs []string // the host programs allowed (nil: the Host's list)
 }
 
 // instance is one instantiated, initialised guest with its own mounts.
 type instance struct {
-	key    poolKey
-	procs  procTable
-	mod    api.Module
-	run    api.Function
-	fs     *rootfs.FS
-	tmp    *rootfs.FS
-	extra  []*rootfs.FS // Config.ReadOnlyDirs
-	tmpDir string
-	cur    atomic.Pointer[callIO]
+	key   poolKey
+	procs procTable
+	mod   api.Module
+	run   api.Function
+	fs    *rootfs.FS
+	tmp   *memfs.FS    // the private /tmp, in memory
+	extra []*rootfs.FS // Config.ReadOnlyDirs and the session's spill
+	cur   atomic.Pointer[callIO]
 	// stop is the guest's interrupt global (nil when the host relies on
 	// wazero's WithCloseOnContextDone instead).
 	stop api.MutableGlobal
@@ -140,14 +139,7 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 	if in.fs, err = rootfs.New(key.ws, opts); err != nil {
 		return nil, fmt.Errorf("sandbox: opening workspace %s: %w", key.ws, err)
 	}
-	if in.tmpDir, err = os.MkdirTemp("", "ptc-sbx-tmp-"); err != nil {
-		in.release()
-		return nil, fmt.Errorf("sandbox: creating the private /tmp: %w", err)
-	}
-	if in.tmp, err = rootfs.New(in.tmpDir, rootfs.Options{Protected: []string{}, MaxOpen: h.cfg.MaxOpen, Quota: opts.Quota}); err != nil {
-		in.release()
-		return nil, fmt.Errorf("sandbox: opening the private /tmp: %w", err)
-	}
+	in.tmp = memfs.New(h.cfg.TmpSize, h.cfg.MaxOpen)
 	fsc := wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(in.fs, key.ws)
 	if key.ws != "/tmp" {
 		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(in.tmp, "/tmp")
@@ -236,13 +228,7 @@ func (in *instance) release() {
 	if in.fs != nil {
 		_ = in.fs.Close()
 	}
-	if in.tmp != nil {
-		_ = in.tmp.Close()
-	}
 	for _, fs := range in.extra {
 		_ = fs.Close()
-	}
-	if in.tmpDir != "" {
-		_ = os.RemoveAll(filepath.Clean(in.tmpDir))
 	}
 }

@@ -1,10 +1,11 @@
 package hostexec
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,15 +23,20 @@ const (
 	helperDir  = "/run/ptc"
 	helperPath = helperDir + "/" + HelperName
 	lowerPath  = helperDir + "/lower" // the workspace, read-only, below the overlay
-	layerPath  = helperDir + "/layer" // tmpfs holding the overlay's upper and work dirs
+	mntPath    = helperDir + "/mnt"   // host paths the helper binds after /tmp is up
+	layerPath  = helperDir + "/layer" // tmpfs holding the workspace overlay's upper and work dirs
 	upperPath  = layerPath + "/upper"
 	workPath   = layerPath + "/work"
+	tmpLayer   = helperDir + "/tmplayer" // tmpfs holding /tmp's lower, upper and work dirs
+	tmpLower   = tmpLayer + "/lower"
+	tmpUpper   = tmpLayer + "/upper"
+	tmpWork    = tmpLayer + "/work"
 )
 
 // Descriptors the helper inherits from bwrap.
 const (
-	configFD = 3 // the helperConfig, JSON, until EOF
-	reportFD = 4 // the status line, then the changes (tar)
+	configFD = 3 // the helperConfig (one JSON line), then a tar of /tmp's contents
+	reportFD = 4 // the status line, then the workspace changes and the /tmp changes (tars)
 )
 
 // helperConfig is what Run tells the helper.
@@ -40,9 +46,19 @@ type helperConfig struct {
 	Env       []string `json:"env"`
 	Dir       string   `json:"dir"`
 	Workspace string   `json:"workspace"`
-	Overlay   bool     `json:"overlay"`
+	Overlay   bool     `json:"overlay"` // workspace writes come back as changes
 	LayerSize int64    `json:"layerSize"`
+	TmpSize   int64    `json:"tmpSize"` // /tmp's tmpfs: its starting contents and the changes
 	Protect   []string `json:"protect"` // workspace-relative, bound read-only
+	Binds     []bind   `json:"binds"`
+}
+
+// bind is a host path bwrap put at Src that the helper binds at Dst
+// once /tmp is mounted (the destination lies under /tmp).
+type bind struct {
+	Src      string `json:"src"`
+	Dst      string `json:"dst"`
+	ReadOnly bool   `json:"readOnly"`
 }
 
 // status is the helper's first line on reportFD.
@@ -51,7 +67,8 @@ type status struct {
 	ExitCode int    `json:"exitCode"`
 	Signal   string `json:"signal,omitempty"`
 	Error    string `json:"error,omitempty"` // the helper itself failed
-	Changes  bool   `json:"changes"`         // a tar of changes follows
+	Changes  bool   `json:"changes"`         // the workspace changes follow (tar)
+	Tmp      bool   `json:"tmp"`             // then the /tmp changes (tar)
 }
 
 func init() {
@@ -67,26 +84,23 @@ func helperMain() int {
 		_ = json.NewEncoder(report).Encode(status{Error: fmt.Sprintf(format, a...)})
 		return 1
 	}
+	in := bufio.NewReader(os.NewFile(configFD, "config"))
+	line, err := in.ReadBytes('\n')
 	var cfg helperConfig
-	if err := json.NewDecoder(os.NewFile(configFD, "config")).Decode(&cfg); err != nil {
+	if err != nil || json.Unmarshal(line, &cfg) != nil {
 		return fail("reading the configuration: %v", err)
 	}
+	err = mountAll(cfg, in)
 	_ = unix.Close(configFD)
-	if cfg.Overlay {
-		if err := mountLayer(cfg); err != nil {
-			return fail("%v", err)
-		}
-	}
-	for _, p := range cfg.Protect {
-		if err := bindReadOnly(filepath.Join(cfg.Workspace, p)); err != nil {
-			return fail("protecting %s: %v", p, err)
-		}
+	if err != nil {
+		return fail("%v", err)
 	}
 	st := runProgram(cfg)
 	// Anything the program left running (a daemon, a background job)
-	// stops now, before its layer is read. The helper is PID 1 here.
+	// stops now, before its layers are read. The helper is PID 1 here.
 	_ = unix.Kill(-1, unix.SIGKILL)
-	st.Changes = cfg.Overlay
+	dropMountPoints(cfg)
+	st.Changes, st.Tmp = cfg.Overlay, true
 	if err := json.NewEncoder(report).Encode(st); err != nil {
 		return 1
 	}
@@ -95,40 +109,117 @@ func helperMain() int {
 			return 1
 		}
 	}
+	if err := writeChanges(report, tmpUpper); err != nil {
+		return 1
+	}
 	return 0
 }
 
-// mountLayer puts an overlay on the workspace path: reads come from the
-// read-only workspace below, writes land in a tmpfs of LayerSize bytes.
-// redirect_dir and metacopy stay off, so every change in the upper
-// directory is complete in itself (a renamed directory is copied, a
-// changed mode copies the file) and can be applied elsewhere.
-func mountLayer(cfg helperConfig) error {
-	if err := unix.Mount("tmpfs", layerPath, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, fmt.Sprintf("size=%d,mode=0700", cfg.LayerSize)); err != nil {
-		return fmt.Errorf("mounting the write layer: %w", err)
-	}
-	for _, d := range []string{upperPath, workPath} {
-		if err := os.Mkdir(d, 0o700); err != nil {
-			return err
+// mountAll builds the program's view: the write layer, /tmp (an overlay
+// on the caller's /tmp contents read from seed), the workspace (an
+// overlay, or read-only), the binds under /tmp, the protected paths.
+func mountAll(cfg helperConfig, seed io.Reader) error {
+	for _, l := range []struct {
+		dir  string
+		size int64
+		subs []string
+	}{{layerPath, cfg.LayerSize, []string{upperPath, workPath}}, {tmpLayer, cfg.TmpSize, []string{tmpLower, tmpUpper, tmpWork}}} {
+		if err := unix.Mount("tmpfs", l.dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, fmt.Sprintf("size=%d,mode=0700", max(l.size, 1<<20))); err != nil {
+			return fmt.Errorf("mounting a write layer: %w", err)
+		}
+		for _, d := range l.subs {
+			if err := os.Mkdir(d, 0o700); err != nil {
+				return err
+			}
 		}
 	}
-	opts := "lowerdir=" + lowerPath + ",upperdir=" + upperPath + ",workdir=" + workPath + ",userxattr"
-	if err := unix.Mount("overlay", cfg.Workspace, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
-		return fmt.Errorf("mounting the overlay on the workspace (needs Linux 5.11 or later): %w", err)
+	if err := extract(tmpLower, seed); err != nil {
+		return fmt.Errorf("filling /tmp: %w", err)
+	}
+	if err := overlay("/tmp", tmpLower, tmpUpper, tmpWork); err != nil {
+		return err
+	}
+	if err := os.Chmod("/tmp", 0o1777); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.Workspace, 0o755); err != nil {
+		return err
+	}
+	if cfg.Overlay {
+		if err := overlay(cfg.Workspace, lowerPath, upperPath, workPath); err != nil {
+			return err
+		}
+	} else if err := bindAt(lowerPath, cfg.Workspace, true); err != nil {
+		return fmt.Errorf("mounting the workspace: %w", err)
+	}
+	for _, b := range cfg.Binds {
+		if err := bindAt(b.Src, b.Dst, b.ReadOnly); err != nil {
+			return fmt.Errorf("mounting %s: %w", b.Dst, err)
+		}
+	}
+	for _, p := range cfg.Protect {
+		target := filepath.Join(cfg.Workspace, p)
+		if err := bindAt(target, target, true); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("protecting %s: %w", p, err)
+		}
 	}
 	return nil
 }
 
-// bindReadOnly makes p read-only in the program's view (a file or a
-// directory, with what lies below it).
-func bindReadOnly(p string) error {
-	if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-		if errors.Is(err, unix.ENOENT) {
-			return nil // gone meanwhile: the apply step refuses it anyway
-		}
+// overlay mounts an overlay at dir. userxattr (needed in a user
+// namespace) also turns off redirect_dir and metacopy, so every change in
+// the upper directory is complete in itself (a renamed directory is
+// copied, a changed mode copies the file) and can be applied elsewhere.
+func overlay(dir, lower, upper, work string) error {
+	opts := "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",userxattr"
+	if err := unix.Mount("overlay", dir, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return fmt.Errorf("mounting an overlay on %s (needs Linux 5.11 or later): %w", dir, err)
+	}
+	return nil
+}
+
+// bindAt binds src at dst (creating the mount point), read-only if asked.
+func bindAt(src, dst string, readOnly bool) error {
+	info, err := os.Stat(src)
+	if err != nil {
 		return err
 	}
-	return unix.Mount("", p, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "")
+	if info.IsDir() {
+		err = os.MkdirAll(dst, 0o755)
+	} else if _, serr := os.Stat(dst); serr != nil {
+		err = os.MkdirAll(filepath.Dir(dst), 0o755)
+		if err == nil {
+			err = os.WriteFile(dst, nil, 0o600)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	if !readOnly {
+		return nil
+	}
+	return unix.Mount("", dst, "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "")
+}
+
+// dropMountPoints unmounts what the helper mounted under /tmp (a
+// workspace, HOME or spill directory there) and removes the directories
+// it made for them, so they do not come back as the program's changes.
+func dropMountPoints(cfg helperConfig) {
+	dsts := []string{cfg.Workspace}
+	for _, b := range cfg.Binds {
+		dsts = append(dsts, b.Dst)
+	}
+	for _, d := range dsts {
+		if !underTmp(d) {
+			continue
+		}
+		_ = unix.Unmount(d, unix.MNT_DETACH)
+		for p := d; p != "/tmp" && os.Remove(p) == nil; p = filepath.Dir(p) {
+		}
+	}
 }
 
 // runProgram runs the program with the helper's stdio in a user namespace
@@ -162,4 +253,33 @@ func runProgram(cfg helperConfig) status {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", cfg.Args[0], err)
 		return status{ExitCode: 127}
 	}
+}
+
+// extract unpacks a change stream of whole files (the caller's /tmp) into
+// dir. It runs inside the sandbox, on a tmpfs of its own: a hostile name
+// or link can only reach what the sandbox itself can.
+func extract(dir string, r io.Reader) error {
+	return ReadChanges(r, func(c Change) error {
+		p := filepath.Join(dir, c.Path)
+		switch c.Kind {
+		case KindDir:
+			return os.MkdirAll(p, c.Mode.Perm()|0o700)
+		case KindSymlink:
+			return os.Symlink(c.Target, p)
+		case KindFile:
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, c.Mode.Perm())
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(f, c.Body)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err == nil && !c.ModTime.IsZero() {
+				err = os.Chtimes(p, c.ModTime, c.ModTime)
+			}
+			return err
+		}
+		return nil
+	})
 }

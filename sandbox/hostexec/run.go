@@ -1,6 +1,7 @@
 package hostexec
 
 import (
+	"archive/tar"
 	"bufio"
 	"context"
 	"encoding/json"
@@ -135,6 +136,12 @@ type Spec struct {
 	// Apply receives the program's changes to the workspace (Writable),
 	// after it exited. It runs before Run returns.
 	Apply func(changes io.Reader) error
+	// Tmp writes the contents the program's /tmp starts with, as a
+	// change stream of whole files (nil: an empty /tmp); ApplyTmp then
+	// receives what the program changed there. So the caller's /tmp and
+	// the program's are one, though each is private to the call.
+	Tmp      func(w io.Writer) error
+	ApplyTmp func(changes io.Reader) error
 }
 
 // Result is how a host program ended.
@@ -165,7 +172,8 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		cfgW.Close()
 		return Result{}, err
 	}
-	cmd := exec.CommandContext(ctx, r.bwrap, r.args(spec, home)...)
+	args, binds := r.args(spec, home)
+	cmd := exec.CommandContext(ctx, r.bwrap, args...)
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = spec.Stdin, spec.Stdout, spec.Stderr
 	cmd.ExtraFiles = []*os.File{cfgR, repW}
@@ -181,12 +189,19 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		return Result{}, fmt.Errorf("starting bwrap: %w", err)
 	}
 	hc := helperConfig{Path: spec.Path, Args: spec.Args, Env: spec.Env, Dir: spec.Dir, Workspace: spec.Workspace,
-		Overlay: spec.Writable, LayerSize: spec.LayerSize, Protect: spec.Protect}
+		Overlay: spec.Writable, LayerSize: spec.LayerSize, TmpSize: 2 * r.cfg.TmpSize, Protect: spec.Protect, Binds: binds}
 	go func() { // the helper reads it whole before anything else
-		_ = json.NewEncoder(cfgW).Encode(hc)
-		cfgW.Close()
+		defer cfgW.Close()
+		if json.NewEncoder(cfgW).Encode(hc) != nil {
+			return
+		}
+		if spec.Tmp != nil {
+			_ = spec.Tmp(cfgW)
+		} else {
+			_ = tar.NewWriter(cfgW).Close()
+		}
 	}()
-	st, applyErr := readReport(repR, spec.Apply)
+	st, applyErr := readReport(repR, spec.Apply, spec.ApplyTmp)
 	repR.Close()
 	waitErr := cmd.Wait()
 	switch {
@@ -202,27 +217,41 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	return Result{ExitCode: st.ExitCode, Signal: st.Signal}, nil
 }
 
-// readReport reads the helper's status line and hands the change stream
-// after it to apply. The stream is read to its end either way, so the
-// helper never blocks writing it.
-func readReport(r io.Reader, apply func(io.Reader) error) (status, error) {
+// readReport reads the helper's status line and hands the change streams
+// after it to apply (the workspace's) and applyTmp (/tmp's). The report
+// is read to its end either way, so the helper never blocks writing it.
+func readReport(r io.Reader, apply, applyTmp func(io.Reader) error) (status, error) {
 	br := bufio.NewReader(r)
+	defer io.Copy(io.Discard, br)
 	line, err := br.ReadBytes('\n')
 	var st status
 	if err != nil || json.Unmarshal(line, &st) != nil {
-		_, _ = io.Copy(io.Discard, br)
 		return status{}, nil
 	}
-	var applyErr error
-	if st.Changes && apply != nil {
-		applyErr = apply(br)
+	var errs []error
+	for _, part := range []struct {
+		present bool
+		apply   func(io.Reader) error
+	}{{st.Changes, apply}, {st.Tmp, applyTmp}} {
+		if !part.present {
+			continue
+		}
+		if part.apply == nil {
+			part.apply = func(r io.Reader) error { return ReadChanges(r, func(Change) error { return nil }) }
+		}
+		if err := part.apply(br); err != nil {
+			// The stream is out of step now: what follows cannot be read.
+			return st, errors.Join(append(errs, err)...)
+		}
 	}
-	_, _ = io.Copy(io.Discard, br)
-	return st, applyErr
+	return st, errors.Join(errs...)
 }
 
-// args builds bwrap's command line.
-func (r *Runner) args(spec Spec, home string) []string {
+// args builds bwrap's command line. Paths under /tmp (a workspace, HOME
+// or spill directory there) cannot be mounted by bwrap, since the helper
+// mounts /tmp itself afterwards: bwrap puts them under mntPath and the
+// helper binds them into place (the returned binds).
+func (r *Runner) args(spec Spec, home string) ([]string, []bind) {
 	a := []string{"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try",
 		"--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "ptc-sandbox",
 		"--cap-add", "CAP_SYS_ADMIN"}
@@ -246,21 +275,37 @@ func (r *Runner) args(spec Spec, home string) []string {
 			a = append(a, "--ro-bind", "/dev/null", secret)
 		}
 	}
-	for _, p := range spec.ReadOnly {
-		a = append(a, "--ro-bind-try", p, p)
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--dir", "/tmp", "--dir", layerPath, "--dir", tmpLayer)
+	var binds []bind
+	mount := func(p string, readOnly bool) {
+		flag := "--bind"
+		if readOnly {
+			flag = "--ro-bind"
+		}
+		if !underTmp(p) {
+			a = append(a, flag, p, p)
+			return
+		}
+		src := fmt.Sprintf("%s/%d", mntPath, len(binds))
+		a = append(a, flag, p, src)
+		binds = append(binds, bind{Src: src, Dst: p, ReadOnly: readOnly})
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev",
-		"--size", fmt.Sprint(r.cfg.TmpSize), "--tmpfs", "/tmp",
-		"--bind", home, home)
-	if spec.Writable {
-		a = append(a, "--ro-bind", spec.Workspace, lowerPath, "--dir", spec.Workspace, "--dir", layerPath)
-	} else {
-		a = append(a, "--ro-bind", spec.Workspace, spec.Workspace)
+	mount(home, false)
+	for _, p := range spec.ReadOnly {
+		if _, err := os.Stat(p); err == nil {
+			mount(p, true)
+		}
+	}
+	a = append(a, "--ro-bind", spec.Workspace, lowerPath)
+	if !underTmp(spec.Workspace) {
+		a = append(a, "--dir", spec.Workspace)
 	}
 	a = append(a, "--ro-bind", r.helper, helperPath, "--chdir", "/", "--clearenv",
 		"--setenv", "PATH", "/usr/bin:/bin", "--", helperPath)
-	return a
+	return a, binds
 }
+
+func underTmp(p string) bool { return p == "/tmp" || strings.HasPrefix(p, "/tmp/") }
 
 // maskedFiles are files under the read-only system roots a sandboxed
 // program must not read even when ptc runs as root.
