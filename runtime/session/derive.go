@@ -33,18 +33,7 @@ func DeriveMessages(events []Event) ([]llm.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(r.ops) == 0 {
-		return r.msgs, nil
-	}
-	items, err := r.apply()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]llm.Message, len(items))
-	for i := range items {
-		out[i] = items[i].Message
-	}
-	return out, nil
+	return r.messages(false)
 }
 
 // project decodes the surface events of a whole session, in parallel

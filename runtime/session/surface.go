@@ -67,6 +67,27 @@ func (p *projection) addPruned(e *Event) error {
 	return nil
 }
 
+// messages is the message list of the projection, replacements applied.
+// keep says the projection lives on (a Projector's), so a list without
+// replacements is copied rather than shared.
+func (p projection) messages(keep bool) ([]llm.Message, error) {
+	if len(p.ops) == 0 {
+		if keep {
+			return append(make([]llm.Message, 0, len(p.msgs)), p.msgs...), nil
+		}
+		return p.msgs, nil
+	}
+	items, err := p.apply()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]llm.Message, len(items))
+	for i := range items {
+		out[i] = items[i].Message
+	}
+	return out, nil
+}
+
 // apply replays the replacements over the projected messages.
 func (p projection) apply() ([]SurfaceItem, error) {
 	out := make([]SurfaceItem, 0, len(p.msgs))
@@ -168,18 +189,7 @@ func (p *Projector) Messages(events []Event) ([]llm.Message, error) {
 	if err := p.extend(events); err != nil {
 		return nil, err
 	}
-	if len(p.proj.ops) == 0 {
-		return append(make([]llm.Message, 0, len(p.proj.msgs)), p.proj.msgs...), nil
-	}
-	items, err := p.proj.apply()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]llm.Message, len(items))
-	for i := range items {
-		out[i] = items[i].Message
-	}
-	return out, nil
+	return p.proj.messages(true)
 }
 
 // Surface is Surface(events).
