@@ -284,20 +284,29 @@ func (p *overflowOnce) Stream(ctx context.Context, req llm.Request, on func(llm.
 	return p.Provider.Stream(ctx, req, on)
 }
 
-func TestAContextOverflowIsCompactedAndTheStepRetried(t *testing.T) {
+// history is a new session in store whose first turn read steps 20 KB
+// files, under cfg.
+func history(t *testing.T, store session.Store, id string, steps int, cfg compact.Config) *session.Log {
+	t.Helper()
 	ctx := context.Background()
-	store := session.NewMemStore()
-	log, err := session.Create(ctx, store, session.Header{ID: "o"}, session.LogOptions{})
+	log, err := session.Create(ctx, store, session.Header{ID: id}, session.LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if out, err := newAgent(t, script.New(longScript(steps)), log, cfg).RunTurn(ctx, "Read the files."); err != nil || out.Reason != session.ReasonCompleted {
+		t.Fatalf("setup turn %+v, %v", out, err)
+	}
+	return log
+}
+
+func TestAContextOverflowIsCompactedAndTheStepRetried(t *testing.T) {
+	ctx := context.Background()
+	store := session.NewMemStore()
 	// Nothing to prune (PruneAbove is over every result), so the
 	// recovery has to compact. The history is one the meter believes fits:
 	// about 20 k tokens in 4 steps.
 	cfg := compact.Config{Window: 32768, Auto: true, PruneAbove: 1 << 20}
-	if out, err := newAgent(t, script.New(longScript(4)), log, cfg).RunTurn(ctx, "Read four files."); err != nil || out.Reason != session.ReasonCompleted {
-		t.Fatalf("setup turn %+v, %v", out, err)
-	}
+	log := history(t, store, "o", 4, cfg)
 	replies := []script.Reply{{Text: "Summarised and done."}, longScript(0)[1]}
 	p := &llmtest.Capture{Provider: &overflowOnce{Provider: script.New(replies)}}
 	out, err := newAgent(t, p, log, cfg).RunTurn(ctx, "Now summarise what you read.")
@@ -341,13 +350,7 @@ func TestAContextOverflowIsCompactedAndTheStepRetried(t *testing.T) {
 		}
 	})
 	t.Run("a smaller window the provider states becomes the session's", func(t *testing.T) {
-		log, err := session.Create(ctx, store, session.Header{ID: "o3"}, session.LogOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := newAgent(t, script.New(longScript(2)), log, cfg).RunTurn(ctx, "Read two files."); err != nil {
-			t.Fatal(err)
-		}
+		log := history(t, store, "o3", 2, cfg)
 		p := &overflowOnce{Provider: script.New(replies), window: 8192}
 		if out, err := newAgent(t, p, log, cfg).RunTurn(ctx, "Go on."); err != nil || out.Reason != session.ReasonCompleted {
 			t.Fatalf("turn %+v, %v", out, err)
@@ -360,13 +363,7 @@ func TestAContextOverflowIsCompactedAndTheStepRetried(t *testing.T) {
 		}
 	})
 	t.Run("a second overflow after a compaction ends the turn with the provider's message", func(t *testing.T) {
-		log, err := session.Create(ctx, store, session.Header{ID: "o2"}, session.LogOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := newAgent(t, script.New(longScript(4)), log, cfg).RunTurn(ctx, "Read four files."); err != nil {
-			t.Fatal(err)
-		}
+		log := history(t, store, "o2", 4, cfg)
 		p := &alwaysOverflow{}
 		out, err := newAgent(t, p, log, cfg).RunTurn(ctx, "Go on.")
 		if err != nil || out.Reason != session.ReasonError || !strings.Contains(out.Failure, "maximum context length") || p.calls != 3 {
