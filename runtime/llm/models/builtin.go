@@ -31,8 +31,8 @@ var builtin = []Model{
 	// Open models served by many hosts at many prices: window only.
 	{ID: "llama-3.3-70b-versatile", Provider: "groq", ContextWindow: 131072, MaxOutput: 32768},
 	{ID: "qwen/qwen3-32b", Provider: "groq", ContextWindow: 131072, MaxOutput: 40960, Thinks: true, ReasoningField: Reasoning},
-	{ID: "mistral-small-latest", Provider: "mistral", ContextWindow: 131072},
-	{ID: "mistral-large-latest", Provider: "mistral", ContextWindow: 131072},
+	{ID: "mistral-small-latest", Provider: "mistral", ContextWindow: 131072, NoStreamOptions: true},
+	{ID: "mistral-large-latest", Provider: "mistral", ContextWindow: 131072, NoStreamOptions: true},
 }
 
 func deepseek(id string, window, maxOut int, thinks bool, p Price, notice string) Model {

@@ -23,13 +23,14 @@ const maxFileBytes = 1 << 20
 // model the given fields replace the built-in ones, for a new model the
 // missing ones take the defaults of an unknown model.
 type entry struct {
-	Provider       *string `yaml:"provider"`
-	ContextWindow  *int    `yaml:"context_window"`
-	MaxOutput      *int    `yaml:"max_output"`
-	Thinks         *bool   `yaml:"thinks"`
-	ReasoningField *string `yaml:"reasoning_field"`
-	Price          *rates  `yaml:"price"`
-	rates          `yaml:",inline"`
+	Provider        *string `yaml:"provider"`
+	ContextWindow   *int    `yaml:"context_window"`
+	MaxOutput       *int    `yaml:"max_output"`
+	Thinks          *bool   `yaml:"thinks"`
+	ReasoningField  *string `yaml:"reasoning_field"`
+	NoStreamOptions *bool   `yaml:"no_stream_options"`
+	Price           *rates  `yaml:"price"`
+	rates           `yaml:",inline"`
 }
 
 // rates are the price fields of an entry; a field not given keeps the
@@ -63,6 +64,7 @@ func LoadHome(home string) (*Table, error) {
 //	    max_output: 8192
 //	    thinks: true
 //	    reasoning_field: reasoning   # or reasoning_content
+//	    no_stream_options: true      # the server refuses stream_options
 //	    price: {input: 0.20, cache_hit: 0.02, output: 0.60}
 //
 // (input, cache_hit and output may also stand directly under the model.)
@@ -133,6 +135,9 @@ func (e entry) apply(m Model) (Model, error) {
 	}
 	if e.Thinks != nil {
 		m.Thinks = *e.Thinks
+	}
+	if e.NoStreamOptions != nil {
+		m.NoStreamOptions = *e.NoStreamOptions
 	}
 	if e.ReasoningField != nil {
 		switch f := *e.ReasoningField; f {

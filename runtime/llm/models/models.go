@@ -49,6 +49,12 @@ type Model struct {
 	// means the table does not say: reasoning then goes back only in a
 	// field the server was seen streaming.
 	ReasoningField string `json:"reasoningField,omitempty"`
+	// NoStreamOptions is true for APIs known to refuse the
+	// stream_options request field (Mistral answers 422 "Extra inputs are
+	// not permitted"): it is never sent to them, so the first request
+	// already succeeds. Other servers that refuse it are learnt from
+	// their answer (see the openai adapter).
+	NoStreamOptions bool `json:"noStreamOptions,omitempty"`
 	// Price is nil when the cost is unknown (local servers, hosts whose
 	// prices the table does not carry).
 	Price *Price `json:"price,omitempty"`

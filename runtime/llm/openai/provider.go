@@ -72,9 +72,11 @@ func (p *Provider) Name() string {
 func (p *Provider) Model() string { return p.cfg.Model }
 
 // Stream performs one streamed request; see llm.Provider for the contract.
-// A server that rejects stream_options (Mistral answers 422) is asked
+// stream_options is not sent to a model the table marks NoStreamOptions
+// (Mistral's API answers 422). Another server that rejects it is asked
 // again at once without it, and never sent it again by this provider;
-// usage is then whatever the server sends unasked.
+// usage is then whatever the server sends unasked. A 422 for a request
+// that carried no stream_options is the server's answer as it is.
 func (p *Provider) Stream(ctx context.Context, req llm.Request, onChunk func(llm.Chunk)) (*llm.Response, error) {
 	if onChunk == nil {
 		onChunk = func(llm.Chunk) {}
@@ -84,7 +86,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onChunk func(llm
 		model = p.cfg.Model
 	}
 	for {
-		o := wireOptions{reasoningField: p.reasoningField(model), noStreamUsage: p.noStreamUsage.Load()}
+		noUsage := p.noStreamUsage.Load() || p.lookup(model).NoStreamOptions
+		o := wireOptions{reasoningField: p.reasoningField(model), noStreamUsage: noUsage}
 		resp, err := p.attempt(ctx, req, model, o, onChunk)
 		if errors.Is(err, errStreamOptionsRejected) {
 			p.noStreamUsage.Store(true)

@@ -45,6 +45,28 @@ func TestStreamRejectedStreamOptionsIsDroppedOncePerProvider(t *testing.T) {
 	}
 }
 
+func TestStreamOptionsAreNeverSentToAModelTheTableMarks(t *testing.T) {
+	ok := llmtest.Turn{Raw: sse(`{"choices":[{"delta":{"content":"hi"}}]}`, stopChunk, "[DONE]")}
+	srv := llmtest.NewServer(t, ok, llmtest.Turn{Status: 422, Message: "stream_options: Extra inputs are not permitted"})
+	p := New(Config{Name: "mistral", BaseURL: srv.URL, Model: "mistral-large-latest", APIKey: "k"})
+	if resp, err := p.Stream(context.Background(), toolRequest(), nil); err != nil || resp.Message.Content != "hi" {
+		t.Fatalf("first stream: %+v %v", resp, err)
+	}
+	_, err := p.Stream(context.Background(), toolRequest(), nil)
+	if e := llm.AsError(err); e.Kind != llm.ErrBadRequest || !strings.Contains(e.Message, "Extra inputs") {
+		t.Fatalf("a 422 for a request without stream_options is the server's answer as it is: %v", err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 (the 422 is not repeated)", len(reqs))
+	}
+	for i, r := range reqs {
+		if c, _ := r.Decode(); c.StreamOptions != nil {
+			t.Fatalf("request %d carries stream_options", i+1)
+		}
+	}
+}
+
 func TestStreamOtherBadRequestsAreNotRepeated(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Turn{Status: 422, Message: "messages.0.content: field required"})
 	_, err := newProvider(t, srv.URL, "k").Stream(context.Background(), toolRequest(), nil)

@@ -24,9 +24,6 @@ type Case struct {
 	Replies []Reply  `json:"replies"`
 	Expect  Expect   `json:"expect"`
 	Note    string   `json:"note"`
-	// Superseded, when set, says why the case's file expectations were
-	// replaced here (see superseded).
-	Superseded string `json:"-"`
 
 	dir string
 }
@@ -84,7 +81,7 @@ type RequestExpect struct {
 	ReasoningOnAllToolTurns bool        `json:"reasoning_on_all_tool_turns"`
 	NoReasoningContent      bool        `json:"no_reasoning_content"`
 	// StreamOptions, when set, says whether the request carries
-	// stream_options (no case file uses it; superseded cases do).
+	// stream_options (no case file uses it; our own tests do).
 	StreamOptions *bool `json:"stream_options"`
 }
 
@@ -96,8 +93,7 @@ func Dir(t testing.TB) string {
 	return sharedtest.Dir(t, "wire-corpus")
 }
 
-// Load reads every case of the corpus at dir, sorted by name, with the
-// superseded expectations replaced.
+// Load reads every case of the corpus at dir, sorted by name.
 func Load(dir string) ([]Case, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "cases", "*.json"))
 	if err != nil {
@@ -121,9 +117,6 @@ func Load(dir string) ([]Case, error) {
 			return nil, fmt.Errorf("%s: a case needs a name, turns and replies", f)
 		}
 		c.dir = filepath.Dir(f)
-		if fix, ok := superseded[c.Name]; ok {
-			c.Superseded = fix(&c)
-		}
 		cases = append(cases, c)
 	}
 	return cases, nil
