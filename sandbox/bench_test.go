@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,4 +123,71 @@ func BenchmarkHostBash(b *testing.B) {
 			reportPercentiles(b, d)
 		})
 	}
+}
+
+// hostBenchCmds are host programs timed three ways: run directly, under a
+// bare bwrap (new namespaces, the system read-only, nothing else), and as
+// a guest command through the sandbox (bwrap, the helper's overlays and
+// the change streams, the guest's pipes). true is a builtin of every
+// shell, so the trivial program is dash running it.
+var hostBenchCmds = [][]string{{"dash", "-c", "true"}, {"go", "version"}, {"git", "--version"}}
+
+func BenchmarkHostProgram(b *testing.B) {
+	requireBwrap(b)
+	h := hostProgs(b)
+	ws := benchTree(b)
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		b.Skip("no bwrap")
+	}
+	for _, argv := range hostBenchCmds {
+		path, err := exec.LookPath(argv[0])
+		if err != nil {
+			b.Logf("skipping %s: %v", argv[0], err)
+			continue
+		}
+		name := strings.Join(argv, " ")
+		b.Run(name+"/direct", func(b *testing.B) {
+			timeRuns(b, func() error {
+				cmd := exec.Command(path, argv[1:]...)
+				cmd.Dir = ws
+				return cmd.Run()
+			})
+		})
+		b.Run(name+"/bare-bwrap", func(b *testing.B) {
+			args := []string{"--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
+				"--proc", "/proc", "--dev", "/dev", "--ro-bind", ws, ws, "--chdir", ws}
+			for _, l := range []string{"/bin", "/lib", "/lib64", "/sbin"} {
+				if t, err := os.Readlink(l); err == nil {
+					args = append(args, "--symlink", t, l)
+				}
+			}
+			args = append(append(args, "--", path), argv[1:]...)
+			timeRuns(b, func() error { return exec.Command(bwrap, args...).Run() })
+		})
+		b.Run(name+"/sandbox", func(b *testing.B) {
+			ctx := context.Background()
+			scope := Scope{Workspace: ws, Mode: WorkspaceWrite}
+			timeRuns(b, func() error {
+				o, err := h.RunIn(ctx, scope, proto.Request{Op: proto.OpShell, Command: name})
+				if err == nil && o.ExitCode != 0 {
+					err = fmt.Errorf("exit %d: %s", o.ExitCode, o.Stderr)
+				}
+				return err
+			})
+		})
+	}
+}
+
+// timeRuns times run per iteration and reports p50/p99.
+func timeRuns(b *testing.B, run func() error) {
+	var d []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if err := run(); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(start))
+	}
+	reportPercentiles(b, d)
 }

@@ -321,8 +321,8 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 	spec.Tmp = in.tmp.WriteTar
 	spec.ApplyTmp = func(r io.Reader) error { return hostexec.ReadChanges(r, tmpAp.apply) }
 	go func() {
+		defer wake() // after done is closed: a waiting exec_io must see it
 		defer close(p.done)
-		defer wake()
 		p.res, p.err = h.hx.runner.Run(pctx, spec)
 		if spec.Writable {
 			ap.finish()
