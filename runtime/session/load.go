@@ -19,6 +19,8 @@ var knownTypes = map[string]bool{
 	TypeLLMRetry: true, TypeTodoWrite: true, TypeSettings: true,
 	TypeContextMeter: true, TypeToolPruned: true,
 	TypeCompactionStart: true, TypeCompactionSummary: true, TypeCompactionEnd: true,
+	TypePlanMode: true, TypeGoalCreate: true, TypeGoalUpdate: true, TypeGoalRound: true,
+	TypeSubagentStart: true, TypeSubagentEnd: true,
 }
 
 // ExtensionPrefix marks event types that readers may ignore: a log may hold
