@@ -13,6 +13,7 @@ type Option func(*options)
 type options struct {
 	safe     func(args json.RawMessage) bool
 	approval func(args json.RawMessage) bool
+	writes   func(args json.RawMessage) bool
 	render   func(value any) string
 	timeout  time.Duration
 }
@@ -83,6 +84,10 @@ func (t *typed[In, Out]) ConcurrencySafe(args json.RawMessage) bool {
 
 func (t *typed[In, Out]) RequiresApproval(args json.RawMessage) bool {
 	return t.opts.approval != nil && t.opts.approval(args)
+}
+
+func (t *typed[In, Out]) Writes(args json.RawMessage) bool {
+	return t.opts.writes != nil && t.opts.writes(args)
 }
 
 func (t *typed[In, Out]) Render(value any) string { return t.opts.render(value) }

@@ -15,6 +15,9 @@
 //	   │                  any hook or approval runs
 //	   ├─ parse + validate input schema → INVALID_ARGS (every violation
 //	   │                  with its JSON pointer, one line)
+//	   ├─ read-only ..... Env.ReadOnly says why (plan mode) and the tool
+//	   │                  Writes these arguments → DENIED, logged as an
+//	   │                  approval decision by "read-only"
 //	   ├─ pre-execute hooks: allow / deny (→ DENIED) / ask
 //	   ├─ approval ...... tool.RequiresApproval or a hook asked:
 //	   │                  session grant? policy never → DENIED;

@@ -51,6 +51,7 @@ type entry struct {
 	spec     Spec
 	in, out  *jsonschema.Schema
 	approver ApprovalRequirer
+	writer   Writer
 }
 
 // NewRegistry compiles every tool's schemas once. A duplicate name, an
@@ -82,6 +83,7 @@ func NewRegistry(p Presentation, tools ...Tool) (*Registry, error) {
 		}
 		e := &entry{tool: t, spec: spec, in: in, out: out}
 		e.approver, _ = t.(ApprovalRequirer)
+		e.writer, _ = t.(Writer)
 		r.entries[spec.Name] = e
 		r.names = append(r.names, spec.Name)
 	}

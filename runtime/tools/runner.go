@@ -149,6 +149,9 @@ func (r *Runner) Dispatch(ctx context.Context, call Call) (res Result) {
 	}
 	env := r.env(ctx)
 	ctx = WithEnv(ctx, env)
+	if rerr := readOnly(env, e, call); rerr != nil {
+		return Failure(call, rerr)
+	}
 	hooks := r.hookList()
 	if aerr := r.admit(ctx, env, e, call, hooks); aerr != nil {
 		return Failure(call, aerr)
@@ -228,6 +231,9 @@ func (r *Runner) env(ctx context.Context) *Env {
 		}
 		if e.Dispatcher == nil {
 			e.Dispatcher = b.Dispatcher
+		}
+		if e.ReadOnly == nil {
+			e.ReadOnly = b.ReadOnly
 		}
 	}
 	if e.Dispatcher == nil {

@@ -133,10 +133,19 @@ type Answerer interface {
 // closed instead of hanging.
 var ErrNoAnswerer = errors.New("no user is available to answer")
 
-// Question kinds.
+// Question kinds. A KindPlan question's Text is a plan (markdown) for the
+// user to approve: the answer AnswerApprovePlan approves it, anything
+// else is the user's feedback, meaning keep planning.
 const (
 	KindApproval = "approval"
 	KindQuestion = "question"
+	KindPlan     = "plan"
+)
+
+// Answers to a KindPlan question besides free feedback.
+const (
+	AnswerApprovePlan  = "approve"
+	AnswerKeepPlanning = "keep-planning"
 )
 
 // ApprovalRequirer is implemented by tools that need the user's approval
@@ -174,6 +183,12 @@ type Env struct {
 	Sink       Sink
 	Answerer   Answerer
 	Dispatcher Dispatcher
+	// ReadOnly, when set, says whether the session is read-only right
+	// now: a non-empty reason (plan mode is on) makes the Runner refuse
+	// writing calls (see Writer) and the sandbox tools run every tier in
+	// read-only mode. It is read at each call, so a switch takes effect
+	// at once, also for calls a program makes.
+	ReadOnly func() string
 }
 
 // WithEnv returns ctx carrying env.
