@@ -48,7 +48,7 @@ func readOneLiners(t *testing.T) []oneLiner {
 
 // hostTools are the programs the reference side needs: bash and the GNU
 // (or, for column, util-linux/bsdextrautils) tools the guest imitates.
-var hostTools = []string{"bash", "gawk", "jq", "tar", "gzip", "zip", "unzip", "xxd", "file", "column", "hexdump", "timeout", "tree"}
+var hostTools = []string{"bash", "gawk", "jq", "tar", "gzip", "zip", "unzip", "xxd", "file", "column", "hexdump", "timeout", "tree", "bc"}
 
 // referenceBin returns a directory to put first on the reference PATH, in
 // which awk is GNU awk whatever the system's default awk is.

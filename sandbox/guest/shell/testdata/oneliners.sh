@@ -294,6 +294,9 @@ tree -I node_modules -L 2 .
 tree -d
 hexdump -C notes/old.txt
 less notes/old.txt
+echo "scale=2; $(wc -l < data/app.log) / 7" | bc
+echo '4*a(1)' | bc -l
+awk -F, 'NR>1 {print $3}' data/users.csv | paste -sd+ | bc
 @host git status
 @host python3 -c 'print(1)'
 @host node -e 'console.log(1)'
