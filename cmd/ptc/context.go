@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
@@ -112,7 +113,7 @@ func compactOutcome(w io.Writer, format string, res compact.Result) error {
 		fmt.Fprintln(w, compactionText(res.TokensBefore, res.TokensAfter, res.Passes, "", res.Skipped))
 	}
 	if res.Failure != "" {
-		return fmt.Errorf("compaction failed: %s", terminalSafe(res.Failure))
+		return fmt.Errorf("compaction failed: %s", termsafe.String(res.Failure))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/tools"
@@ -154,7 +155,7 @@ type execCall struct {
 func printExec(w io.Writer, format string, o *ptc.Outcome, code, spill string) error {
 	limit := ptc.DefaultLimits.VisibleOutput
 	if format == "text" {
-		_, err := fmt.Fprintln(w, terminalSafe(ptc.RenderVisible(o, code, limit, spill, "exec")))
+		_, err := fmt.Fprintln(w, termsafe.String(ptc.RenderVisible(o, code, limit, spill, "exec")))
 		return err
 	}
 	o = ptc.Visible(o, limit, spill, "exec")

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/session/live"
@@ -164,7 +165,7 @@ func finishFollow(c *cobra.Command, pr *printer, seen []session.Event, end strin
 	case end == live.EndClosed:
 		fmt.Fprintf(pr.err, "(session %s closed)\n", pr.sessionID)
 	case res.Reason != "":
-		fmt.Fprintf(pr.err, "(turn %d ended: %s)\n", res.Turn, terminalSafe(res.Reason))
+		fmt.Fprintf(pr.err, "(turn %d ended: %s)\n", res.Turn, termsafe.String(res.Reason))
 	}
 	return nil
 }

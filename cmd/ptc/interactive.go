@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ptc-dev/ptc/internal/termsafe"
 )
 
 // newInteractiveCmd is `ptc` with no arguments: a simple read-answer loop
@@ -69,7 +71,7 @@ func interactive(c *cobra.Command, f *runFlags) error {
 				if res.Failure != "" {
 					msg += ": " + res.Failure
 				}
-				fmt.Fprintf(errw, "(turn ended: %s)\n", terminalSafe(msg))
+				fmt.Fprintf(errw, "(turn ended: %s)\n", termsafe.String(msg))
 			}
 		}
 		if err == io.EOF {

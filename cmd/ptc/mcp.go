@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/mcp"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
@@ -60,13 +61,13 @@ func (s *mcpSource) Refresh(ctx context.Context) bool {
 // project servers, servers that did not start) to stderr. It returns nil
 // when no server runs.
 func startMCP(ctx context.Context, home *harness.Home, o harness.MCPOptions) (*mcp.Manager, error) {
-	o.Notify = func(s string) { fmt.Fprintln(os.Stderr, "ptc: note:", terminalSafe(s)) }
+	o.Notify = func(s string) { fmt.Fprintln(os.Stderr, "ptc: note:", termsafe.String(s)) }
 	m, notices, err := home.StartMCP(ctx, o)
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range notices {
-		fmt.Fprintln(os.Stderr, "ptc: note:", terminalSafe(n))
+		fmt.Fprintln(os.Stderr, "ptc: note:", termsafe.String(n))
 	}
 	return m, nil
 }
@@ -160,7 +161,7 @@ func printMCPList(w io.Writer, servers []mcp.Server, ws string, trust *mcp.Trust
 				state = "approved"
 			}
 		}
-		fmt.Fprintf(w, "%s  [%s, %s] %s\n    %s\n", terminalSafe(s.Name), s.Source, s.Transport(), state, terminalSafe(s.Describe()))
+		fmt.Fprintf(w, "%s  [%s, %s] %s\n    %s\n", termsafe.String(s.Name), s.Source, s.Transport(), state, termsafe.String(s.Describe()))
 	}
 	return nil
 }
@@ -194,7 +195,7 @@ func changeTrust(open func() (*harness.Home, string, []mcp.Server, error), names
 		if !approve {
 			verb = "revoked"
 		}
-		fmt.Fprintf(w, "%s %s: %s\n", verb, terminalSafe(s.Name), terminalSafe(s.Describe()))
+		fmt.Fprintf(w, "%s %s: %s\n", verb, termsafe.String(s.Name), termsafe.String(s.Describe()))
 		done++
 	}
 	if len(want) > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -150,7 +151,7 @@ func (p *printer) text(ev session.Event) {
 			p.reasoning(d.Chunk.Text)
 		case llm.ChunkText:
 			p.endReasoning()
-			fmt.Fprint(p.out, terminalSafe(d.Chunk.Text))
+			fmt.Fprint(p.out, termsafe.String(d.Chunk.Text))
 			p.inText = true
 		}
 	case session.TypeToolCall:
@@ -201,7 +202,7 @@ func (p *printer) reasoning(s string) {
 		}
 		p.inReason = true
 	}
-	fmt.Fprint(p.out, terminalSafe(s))
+	fmt.Fprint(p.out, termsafe.String(s))
 	p.inText = true
 }
 
@@ -290,7 +291,7 @@ func lastLine(s string) string {
 }
 
 func clip(s string, n int) string {
-	s = terminalSafe(strings.ReplaceAll(s, "\n", " "))
+	s = termsafe.String(strings.ReplaceAll(s, "\n", " "))
 	if len(s) > n {
 		for n > 0 && !utf8.RuneStart(s[n]) {
 			n--

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/session/live"
 )
@@ -119,7 +120,7 @@ func nonNil(events []session.Event) []session.Event {
 
 func showText(w io.Writer, h session.Header, events []session.Event) error {
 	created := time.UnixMilli(h.CreatedAt).Local().Format(time.DateTime)
-	fmt.Fprintf(w, "session %s\ncreated %s  workspace %s  model %s  preset %s\n\n", h.ID, created, terminalSafe(h.Workspace), terminalSafe(h.Model), h.Preset)
+	fmt.Fprintf(w, "session %s\ncreated %s  workspace %s  model %s  preset %s\n\n", h.ID, created, termsafe.String(h.Workspace), termsafe.String(h.Model), h.Preset)
 	for _, e := range events {
 		if e.Type == session.TypeAssistantChunk {
 			continue

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
@@ -59,7 +60,7 @@ func printSummaries(c *cobra.Command, output string, list []session.Summary) err
 	for _, s := range list {
 		updated := time.UnixMilli(s.UpdatedAt).Local().Format("2006-01-02 15:04")
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", s.Header.ID, updated, statusText(s), s.Turns, s.Events,
-			terminalSafe(s.Settings.Model), terminalSafe(s.Settings.Workspace), terminalSafe(s.Title))
+			termsafe.String(s.Settings.Model), termsafe.String(s.Settings.Workspace), termsafe.String(s.Title))
 	}
 	return tw.Flush()
 }
@@ -67,7 +68,7 @@ func printSummaries(c *cobra.Command, output string, list []session.Summary) err
 // statusText is a listing's status column: "live (pid N)" while a
 // process has the session open, with "running" when a turn is going on.
 func statusText(s session.Summary) string {
-	st := terminalSafe(s.Status)
+	st := termsafe.String(s.Status)
 	if !s.Owner.Live {
 		return st
 	}

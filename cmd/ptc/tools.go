@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/mcp"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
@@ -125,7 +126,7 @@ func printToolsText(w io.Writer, v toolsView) {
 			if s.Log != "" {
 				line += "\n      log: " + s.Log
 			}
-			fmt.Fprintln(w, terminalSafe(line))
+			fmt.Fprintln(w, termsafe.String(line))
 		}
 	}
 }
@@ -140,7 +141,7 @@ func printSpecList(w io.Writer, specs []specView) {
 		if s.Server != "" {
 			from = "  [MCP server " + s.Server + "]"
 		}
-		fmt.Fprintln(w, terminalSafe(fmt.Sprintf("  %s(%s)%s\n      %s", s.Name, argSummary(s.InputSchema), from, clip(summary, 300))))
+		fmt.Fprintln(w, termsafe.String(fmt.Sprintf("  %s(%s)%s\n      %s", s.Name, argSummary(s.InputSchema), from, clip(summary, 300))))
 	}
 }
 

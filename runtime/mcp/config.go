@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ptc-dev/ptc/internal/termsafe"
 )
 
 // Source says where a server was configured. Servers of a project file
@@ -116,24 +118,10 @@ func (s Server) describeJSON() string {
 	return string(b)
 }
 
-// printable cuts s to max bytes (at a character boundary) and shows
-// control characters as \x.. escapes: names and texts from a server or a
-// project file must not reach a terminal raw.
-func printable(s string, max int) string {
-	var b strings.Builder
-	for i, r := range s {
-		if i >= max {
-			b.WriteString("…")
-			break
-		}
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f {
-			fmt.Fprintf(&b, "\\x%02x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// printable cuts s to about max bytes (at a character boundary) with
+// every terminal control shown escaped (termsafe): names and texts from a
+// server or a project file must not reach a terminal raw.
+func printable(s string, max int) string { return termsafe.Clip(s, max) }
 
 // Fingerprint identifies the server's definition as written (before
 // expansion): an approval holds only while it is unchanged.
