@@ -71,7 +71,7 @@ const bashOutSchema = `{
 
 func (s *set) bash() tools.Tool {
 	spec := tools.Spec{Name: "bash", Description: doc("bash"), InputSchema: []byte(bashInSchema), OutputSchema: []byte(bashOutSchema), Timeout: MaxBashTimeout + 10*time.Second}
-	return tools.New(spec, s.runBash, tools.WithRenderer(func(v any) string { return renderBash(v.(BashOut)) }))
+	return tools.New(spec, s.runBash, tools.Writes(escalates), tools.WithRenderer(func(v any) string { return renderBash(v.(BashOut)) }))
 }
 
 func (s *set) runBash(ctx context.Context, call tools.Call, in BashIn) (BashOut, error) {
@@ -97,7 +97,21 @@ func (s *set) runBash(ctx context.Context, call tools.Call, in BashIn) (BashOut,
 		emit(tools.EnvFrom(ctx), session.TypeSandboxMode, session.SandboxMode{Mode: string(mode), Reason: "bash ran on the host: " + in.Description, CallID: call.ID})
 	}
 	return BashOut{ExitCode: o.ExitCode, Stdout: string(o.Stdout), Stderr: string(o.Stderr), Truncated: o.Truncated,
-		TimedOut: o.TimedOut, Host: o.Host, Note: o.Note}, nil
+		TimedOut: o.TimedOut, Host: o.Host, Note: s.readOnlyNote(ctx, o.ExitCode, o.Note)}, nil
+}
+
+// readOnlyNote adds to a failed command's note that the session is
+// read-only (plan mode), the likely reason a write in it failed.
+func (s *set) readOnlyNote(ctx context.Context, exit int, note string) string {
+	_, why := s.base(ctx)
+	if why == "" || exit == 0 {
+		return note
+	}
+	n := why + ": the workspace is read-only, so commands that change files fail"
+	if note != "" {
+		n = note + "; " + n
+	}
+	return n
 }
 
 // RunCommand runs one command exactly as the bash tool does: with the

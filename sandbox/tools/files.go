@@ -63,7 +63,7 @@ func (s *set) runRead(ctx context.Context, call tools.Call, in ReadIn) (ReadOut,
 	if limit <= 0 || limit > ReadMaxLines {
 		limit = ReadMaxLines
 	}
-	resp, err := s.fileOp(ctx, s.cfg.Mode, proto.OpRead, proto.FileRequest{Path: in.FilePath, Offset: in.Offset, Limit: limit, MaxBytes: ReadMaxBytes})
+	resp, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpRead, proto.FileRequest{Path: in.FilePath, Offset: in.Offset, Limit: limit, MaxBytes: ReadMaxBytes})
 	if err != nil {
 		return ReadOut{}, err
 	}
@@ -159,7 +159,7 @@ func (s *set) changeTarget(ctx context.Context, call tools.Call, esc Escalation,
 
 func (s *set) write() tools.Tool {
 	spec := tools.Spec{Name: "write", Description: doc("write"), InputSchema: []byte(writeInSchema), OutputSchema: []byte(changeOutSchema)}
-	return tools.New(spec, s.runWrite, tools.WithRenderer(renderChange))
+	return tools.New(spec, s.runWrite, tools.Writes(tools.AlwaysWrites), tools.WithRenderer(renderChange))
 }
 
 func (s *set) runWrite(ctx context.Context, call tools.Call, in WriteIn) (ChangeOut, error) {
@@ -205,7 +205,7 @@ var editInSchema = `{
 
 func (s *set) edit() tools.Tool {
 	spec := tools.Spec{Name: "edit", Description: doc("edit"), InputSchema: []byte(editInSchema), OutputSchema: []byte(changeOutSchema)}
-	return tools.New(spec, s.runEdit, tools.WithRenderer(renderChange))
+	return tools.New(spec, s.runEdit, tools.Writes(tools.AlwaysWrites), tools.WithRenderer(renderChange))
 }
 
 func (s *set) runEdit(ctx context.Context, call tools.Call, in EditIn) (ChangeOut, error) {

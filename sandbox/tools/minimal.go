@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -38,7 +39,8 @@ func (s *set) runShell(ctx context.Context, _ tools.Call, in ShellIn) (BashOut, 
 	if err != nil {
 		return BashOut{}, err
 	}
-	return BashOut{ExitCode: o.ExitCode, Stdout: string(o.Stdout), Stderr: string(o.Stderr), Truncated: o.Truncated, TimedOut: o.TimedOut, Note: o.Note}, nil
+	return BashOut{ExitCode: o.ExitCode, Stdout: string(o.Stdout), Stderr: string(o.Stderr), Truncated: o.Truncated, TimedOut: o.TimedOut,
+		Note: s.readOnlyNote(ctx, o.ExitCode, o.Note)}, nil
 }
 
 func (s *set) sessionShell(ctx context.Context) (*sandbox.Shell, error) {
@@ -46,17 +48,20 @@ func (s *set) sessionShell(ctx context.Context) (*sandbox.Shell, error) {
 	if err != nil {
 		return nil, err
 	}
-	sid := tools.EnvFrom(ctx).SessionID
+	// One shell per session and mode: a shell keeps the mode it was
+	// started in, so plan mode (read-only) gets a shell of its own.
+	mode := guestMode(s.baseMode(ctx))
+	key := tools.EnvFrom(ctx).SessionID + "\x00" + string(mode)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sh, ok := s.shells[sid]; ok {
+	if sh, ok := s.shells[key]; ok {
 		return sh, nil
 	}
-	sh, err := s.host.NewShellIn(s.scope(ctx, ws, guestMode(s.cfg.Mode)))
+	sh, err := s.host.NewShellIn(s.scope(ctx, ws, mode))
 	if err != nil {
 		return nil, err
 	}
-	s.shells[sid] = sh
+	s.shells[key] = sh
 	return sh, nil
 }
 
@@ -103,7 +108,16 @@ type undoEntry struct {
 
 func (s *set) editor() tools.Tool {
 	spec := tools.Spec{Name: "str_replace_editor", Description: doc("str_replace_editor"), InputSchema: []byte(editorInSchema), OutputSchema: []byte(editorOutSchema)}
-	return tools.New(spec, s.runEditor, tools.WithRenderer(func(v any) string { return v.(EditorOut).Text }))
+	return tools.New(spec, s.runEditor, tools.Writes(editorWrites), tools.WithRenderer(func(v any) string { return v.(EditorOut).Text }))
+}
+
+// editorWrites is str_replace_editor's Writes predicate: every command
+// but view changes a file.
+func editorWrites(args json.RawMessage) bool {
+	var in struct {
+		Command string `json:"command"`
+	}
+	return json.Unmarshal(args, &in) != nil || in.Command != "view"
 }
 
 func (s *set) runEditor(ctx context.Context, call tools.Call, in EditorIn) (EditorOut, error) {
@@ -128,7 +142,7 @@ func (s *set) runEditor(ctx context.Context, call tools.Call, in EditorIn) (Edit
 		if err != nil {
 			old, exact = "", true // a new file: undo empties it
 		}
-		o, err := s.fileOp(ctx, s.cfg.Mode, proto.OpWrite, proto.FileRequest{Path: p, Content: in.FileText})
+		o, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpWrite, proto.FileRequest{Path: p, Content: in.FileText})
 		if err != nil {
 			return EditorOut{}, err
 		}
@@ -143,7 +157,7 @@ func (s *set) runEditor(ctx context.Context, call tools.Call, in EditorIn) (Edit
 		if err != nil {
 			return EditorOut{}, err
 		}
-		o, err := s.fileOp(ctx, s.cfg.Mode, proto.OpEdit, proto.FileRequest{Path: p, OldString: in.OldStr, NewString: in.NewStr})
+		o, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpEdit, proto.FileRequest{Path: p, OldString: in.OldStr, NewString: in.NewStr})
 		if err != nil {
 			return EditorOut{}, err
 		}
@@ -165,7 +179,7 @@ func (s *set) runEditor(ctx context.Context, call tools.Call, in EditorIn) (Edit
 		if err != nil {
 			return EditorOut{}, err
 		}
-		o, err := s.fileOp(ctx, s.cfg.Mode, proto.OpWrite, proto.FileRequest{Path: p, Content: content})
+		o, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpWrite, proto.FileRequest{Path: p, Content: content})
 		if err != nil {
 			return EditorOut{}, err
 		}
@@ -181,7 +195,7 @@ func (s *set) runEditor(ctx context.Context, call tools.Call, in EditorIn) (Edit
 		if !prev.exact {
 			return EditorOut{}, tools.Errorf(tools.CodeToolFailed, "the last edit of %s cannot be undone: its earlier content could not be read back exactly (CRLF line endings or a line over %d characters); reverse the change with str_replace", p, maxLineChars)
 		}
-		o, err := s.fileOp(ctx, s.cfg.Mode, proto.OpWrite, proto.FileRequest{Path: p, Content: prev.content})
+		o, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpWrite, proto.FileRequest{Path: p, Content: prev.content})
 		if err != nil {
 			return EditorOut{}, err
 		}
@@ -204,7 +218,7 @@ func (s *set) wholeFile(ctx context.Context, p string) (text string, exact bool,
 	var b strings.Builder
 	offset, sum := 1, ""
 	for {
-		resp, err := s.fileOp(ctx, s.cfg.Mode, proto.OpRead, proto.FileRequest{Path: p, Offset: offset, Limit: ReadMaxLines, MaxBytes: 4 << 20})
+		resp, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpRead, proto.FileRequest{Path: p, Offset: offset, Limit: ReadMaxLines, MaxBytes: 4 << 20})
 		if err != nil {
 			return "", false, err
 		}

@@ -63,7 +63,7 @@ func (s *set) glob() tools.Tool {
 }
 
 func (s *set) runGlob(ctx context.Context, _ tools.Call, in GlobIn) (GlobOut, error) {
-	resp, err := s.fileOp(ctx, s.cfg.Mode, proto.OpGlob, proto.FileRequest{Path: in.Path, Pattern: in.Pattern, MaxResults: GlobMax})
+	resp, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpGlob, proto.FileRequest{Path: in.Path, Pattern: in.Pattern, MaxResults: GlobMax})
 	if err != nil {
 		return GlobOut{}, err
 	}
@@ -129,7 +129,7 @@ func (s *set) runGrep(ctx context.Context, _ tools.Call, in GrepIn) (GrepOut, er
 	if mode == "" {
 		mode = "content"
 	}
-	resp, err := s.fileOp(ctx, s.cfg.Mode, proto.OpGrep, proto.FileRequest{Path: in.Path, Pattern: in.Pattern, Include: in.Include, IgnoreCase: in.IgnoreCase, MaxResults: GrepMax})
+	resp, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpGrep, proto.FileRequest{Path: in.Path, Pattern: in.Pattern, Include: in.Include, IgnoreCase: in.IgnoreCase, MaxResults: GrepMax})
 	if err != nil {
 		return GrepOut{}, err
 	}

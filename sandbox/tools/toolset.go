@@ -54,7 +54,7 @@ type set struct {
 
 	mu     sync.Mutex
 	seen   map[string]map[string]string // session → path → sha256 at last read/write
-	shells map[string]*sandbox.Shell    // session → persistent shell (minimal)
+	shells map[string]*sandbox.Shell    // session and mode → persistent shell (minimal)
 	undo   map[string][]undoEntry       // session+path → previous contents
 	grants map[string]sandbox.Mode      // session → mode escalations were allowed to for the session
 }
@@ -220,8 +220,14 @@ type Escalation struct {
 // requests escalation. A refusal is a tool failure (INVALID_ARGS or
 // SANDBOX_DENIED).
 func (s *set) mode(ctx context.Context, call tools.Call, esc Escalation) (sandbox.Mode, error) {
+	base, readOnly := s.base(ctx)
 	if esc.SandboxPermissions == "" && esc.Justification == "" {
-		return s.cfg.Mode, nil
+		return base, nil
+	}
+	if readOnly != "" {
+		// The pipeline refuses these calls already (they Write); a tool
+		// reached some other way must not escalate either.
+		return "", tools.Errorf(tools.CodeSandboxDenied, "no wider sandbox while %s", readOnly)
 	}
 	if esc.SandboxPermissions == "" || strings.TrimSpace(esc.Justification) == "" {
 		return "", tools.Errorf(tools.CodeInvalidArgs, "sandbox_permissions and justification go together: give both or neither")
@@ -271,6 +277,33 @@ func (s *set) mode(ctx context.Context, call tools.Call, esc Escalation) (sandbo
 	}
 	emit(env, session.TypeSandboxMode, session.SandboxMode{Mode: string(want), Reason: why + esc.Justification, CallID: call.ID})
 	return want, nil
+}
+
+// base is the mode a call runs in without escalation: read-only while the
+// session is (plan mode, tools.Env.ReadOnly, whose reason is returned),
+// else the configured mode. Read at each call, so every tier of every
+// tool follows a switch at once.
+func (s *set) base(ctx context.Context) (sandbox.Mode, string) {
+	if ro := tools.EnvFrom(ctx).ReadOnly; ro != nil {
+		if why := ro(); why != "" {
+			return sandbox.ReadOnly, why
+		}
+	}
+	return s.cfg.Mode, ""
+}
+
+// baseMode is base without the reason.
+func (s *set) baseMode(ctx context.Context) sandbox.Mode {
+	m, _ := s.base(ctx)
+	return m
+}
+
+// escalates is the Writes predicate of a tool that takes an Escalation:
+// asking for a wider sandbox counts as writing, so a read-only session
+// refuses it in the pipeline.
+func escalates(args json.RawMessage) bool {
+	var esc Escalation
+	return json.Unmarshal(args, &esc) == nil && (esc.SandboxPermissions != "" || esc.Justification != "")
 }
 
 // grant remembers that the session may escalate up to m without asking.
