@@ -279,11 +279,17 @@ func (p *bcParser) unary() (bcNum, error) {
 	case "-": // binds tighter than ^ in bc: -2^2 is 4
 		p.i++
 		v, err := p.unary()
-		return bcNum{new(big.Int).Neg(v.n), v.scale}, err
+		if err != nil {
+			return v, err
+		}
+		return bcNum{new(big.Int).Neg(v.n), v.scale}, nil
 	case "!":
 		p.i++
 		v, err := p.unary()
-		return bcBool(v.isZero()), err
+		if err != nil {
+			return v, err
+		}
+		return bcBool(v.isZero()), nil
 	case "++", "--":
 		p.i++
 		name := p.next()
