@@ -44,6 +44,10 @@ func (t *Tool) Remote() string { return t.remote.Name }
 // ConcurrencySafe follows the server's readOnlyHint.
 func (t *Tool) ConcurrencySafe(json.RawMessage) bool { return t.remote.readOnly() }
 
+// Writes is true unless the server marks the tool read-only: in plan
+// mode (a read-only session) only read-only MCP tools may run.
+func (t *Tool) Writes(json.RawMessage) bool { return !t.remote.readOnly() }
+
 // RequiresApproval is the server's (or the tool's) approval setting.
 func (t *Tool) RequiresApproval(json.RawMessage) bool { return t.ask }
 
