@@ -183,6 +183,13 @@ func (c *Catalog) existing(id string) (string, error) {
 // read-only and validated (see LoadSession). A session another process
 // has open fails with ErrLocked: ask its owner (package live) instead.
 func (c *Catalog) Load(ctx context.Context, id string) (Loaded, error) {
+	return c.load(ctx, id, false)
+}
+
+// load is Load; heal also rewrites the session's listing record from
+// what was read (while nobody else can open the session), so a record
+// its owner never finished is rebuilt only once.
+func (c *Catalog) load(ctx context.Context, id string, heal bool) (Loaded, error) {
 	if err := c.migrate(); err != nil && !isFault(err) {
 		return Loaded{}, err
 	}
@@ -200,7 +207,13 @@ func (c *Catalog) Load(ctx context.Context, id string) (Loaded, error) {
 		return Loaded{}, err
 	}
 	defer st.Close()
-	return LoadSession(ctx, st, id)
+	ld, err := LoadSession(ctx, st, id)
+	if err == nil && heal {
+		sum := summaryOf(ld.Header, ld.Events)
+		sum.Closed = true
+		_ = writeMeta(dir, sum) // best effort: a read-only home keeps the old record
+	}
+	return ld, err
 }
 
 // Holder says whether a process has session id open now, and which.
@@ -255,6 +268,9 @@ func (c *Catalog) ids() ([]string, error) {
 	return ids, nil
 }
 
+// listWorkers is how many session records List reads at once.
+const listWorkers = 8
+
 // List returns the sessions, most recently updated first, from their
 // records. A session without a usable record is summarised from its
 // store when no process has it open, else listed by id as running.
@@ -266,13 +282,29 @@ func (c *Catalog) List(ctx context.Context, opts ListOptions) ([]Summary, error)
 	if err != nil {
 		return nil, err
 	}
+	all := make([]Summary, len(ids))
+	// Each summary is a few small file operations; overlap them.
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(listWorkers, len(ids)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				all[i] = c.summary(ctx, ids[i])
+			}
+		}()
+	}
+	for i := range ids {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
 	out := make([]Summary, 0, len(ids))
-	for _, id := range ids {
-		s := c.summary(ctx, id)
-		if opts.Cwd != "" && s.Settings.Workspace != opts.Cwd {
-			continue
+	for _, s := range all {
+		if opts.Cwd == "" || s.Settings.Workspace == opts.Cwd {
+			out = append(out, s)
 		}
-		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool { return summaryBefore(out[i], out[j]) })
 	if opts.Limit > 0 && len(out) > opts.Limit {
@@ -292,7 +324,7 @@ func (c *Catalog) summary(ctx context.Context, id string) Summary {
 	if !holder.Live && (!usable || !s.Closed) {
 		// No record, or one its owner never finished (it was killed):
 		// the store, which nobody holds, has the truth.
-		if ld, lerr := c.Load(ctx, id); lerr == nil {
+		if ld, lerr := c.load(ctx, id, true); lerr == nil {
 			s = summaryOf(ld.Header, ld.Events)
 		} else if !usable {
 			s.Status = "unreadable: " + lerr.Error()

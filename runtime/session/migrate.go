@@ -196,7 +196,9 @@ func (c *Catalog) copyOne(ctx context.Context, old *BadgerStore, id string) erro
 	}
 	err = errors.Join(err, st.Close())
 	if err == nil {
-		err = writeMeta(tmp, summaryOf(ld.Header, ld.Events))
+		sum := summaryOf(ld.Header, ld.Events)
+		sum.Closed = true
+		err = writeMeta(tmp, sum)
 	}
 	if err == nil {
 		err = os.Rename(tmp, c.SessionDir(id))

@@ -3,9 +3,10 @@ package session
 import "sync"
 
 // tracker keeps a session's listing record up to date: it folds every
-// event into the summary (cheap, on the appending goroutine) and writes
-// the record from its own goroutine at step and turn boundaries, so the
-// log's lock is never held for a file write.
+// event into the summary and rewrites the record at step and turn
+// boundaries, so that when the durable append of a boundary returns the
+// record already shows it. A write is a small file renamed into place
+// (tens of microseconds), done only at boundaries, never per chunk.
 type tracker struct {
 	dir string
 
@@ -13,9 +14,6 @@ type tracker struct {
 	sum     Summary
 	started bool
 	err     error // of the last write
-
-	kick chan struct{}
-	done chan struct{}
 }
 
 // boundary reports whether an event ends something a listing shows.
@@ -27,17 +25,14 @@ func boundary(typ string) bool {
 	return false
 }
 
-// start writes the first record and starts the writer.
+// start writes the first record.
 func (t *tracker) start(s Summary) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if err := writeMeta(t.dir, s); err != nil {
 		return err
 	}
-	kick := make(chan struct{}, 1)
-	t.mu.Lock()
 	t.sum, t.started = s, true
-	t.kick, t.done = kick, make(chan struct{})
-	t.mu.Unlock()
-	go t.run(kick)
 	return nil
 }
 
@@ -49,49 +44,22 @@ func (t *tracker) observe(e Event) {
 	}
 	t.sum.add(e)
 	if boundary(e.Type) {
-		select {
-		case t.kick <- struct{}{}:
-		default: // a write is already due; it will see this event too
-		}
+		t.err = writeMeta(t.dir, t.sum)
 	}
 }
 
-func (t *tracker) run(kick <-chan struct{}) {
-	defer close(t.done)
-	for range kick {
-		t.write()
-	}
-}
-
-func (t *tracker) write() {
-	t.mu.Lock()
-	s := t.sum
-	t.mu.Unlock()
-	err := writeMeta(t.dir, s)
-	t.mu.Lock()
-	t.err = err
-	t.mu.Unlock()
-}
-
-// close stops the writer and writes the final record.
+// close writes the final record, marked closed.
 func (t *tracker) close() error {
 	if t == nil {
 		return nil
 	}
 	t.mu.Lock()
-	kick := t.kick
-	t.kick, t.started = nil, false
-	t.mu.Unlock()
-	if kick == nil {
+	defer t.mu.Unlock()
+	if !t.started {
 		return nil
 	}
-	close(kick)
-	<-t.done
-	t.mu.Lock()
+	t.started = false
 	t.sum.Closed = true
-	t.mu.Unlock()
-	t.write()
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.err = writeMeta(t.dir, t.sum)
 	return t.err
 }
