@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -59,5 +61,41 @@ func TestHostileProgramsFailTheirCallAndTheTurnGoesOn(t *testing.T) {
 		if strings.Contains(r.Error.Message, "%!") || strings.Contains(r.Error.Message, "goroutine") {
 			t.Fatalf("program %d: Go internals in %q", i, r.Error.Message)
 		}
+	}
+}
+
+// TestExecJSONKeepsTheVisibleCap checks `ptc exec --output json` on a
+// program that floods console.log and on one that returns a value nested
+// deeper than JSON readers take: the output is one JSON document within
+// about 1 MiB, and the flood is saved and pointed to.
+func TestExecJSONKeepsTheVisibleCap(t *testing.T) {
+	c := newCLI(t)
+	ws := workspace(t)
+	cases := []struct{ name, code, want string }{
+		{"a flood of lines", "for (let i = 0; i < 20000; i++) console.log('line ' + i + ' ' + 'y'.repeat(200));\nreturn 'done'", "saved at"},
+		{"a 12 000-deep result", "let o: any = {};\nfor (let i = 0; i < 12000; i++) o = { o };\nreturn o", "nests 12001 levels deep"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			prog := filepath.Join(t.TempDir(), "p.ts")
+			if err := os.WriteFile(prog, []byte(tc.code), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := c.ok("exec", "--workspace", ws, "--output", "json", prog)
+			var j struct {
+				OK     bool            `json:"ok"`
+				Logs   []string        `json:"logs"`
+				Result json.RawMessage `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(out), &j); err != nil || !j.OK {
+				t.Fatalf("not one successful JSON document (%v): %.300s", err, out)
+			}
+			if len(out) > 1100<<10 {
+				t.Fatalf("%d bytes printed", len(out))
+			}
+			if !strings.Contains(strings.Join(j.Logs, "\n")+string(j.Result), tc.want) {
+				t.Fatalf("no %q in %.300s", tc.want, out)
+			}
+		})
 	}
 }
