@@ -1,0 +1,29 @@
+// Package ptc is run_code: it runs a model-written TypeScript program whose
+// tools.x() calls go through the same tool pipeline as direct calls.
+//
+// A run has two halves in two processes:
+//
+//	host (ptc, the caller of Run)            engine (the same binary, re-executed)
+//	─────────────────────────────            ─────────────────────────────────────
+//	Run ── enginePool.acquire ──spawn──────▶ init hook (worker.go) → serveEngine
+//	hostRun.execute ── start ──────────────▶ jsRun: esbuild transform, preflight,
+//	                                          fresh goja runtime, prelude, program
+//	output (console lines, events) ◀── log ─ console.log
+//	bridge: Gate, Dispatcher, events ◀ call ─ tools.x(args)
+//	        settlement ─────────────────────▶ resolve / reject (ToolCallError)
+//	watch: deadline → interrupt ───────────▶ rt.Interrupt (the engine names the line)
+//	       killGrace later, or RSS over ──── SIGKILL
+//	Outcome ◀────────────────────────── done ─ failure or result JSON
+//
+// Everything the model or the program controls runs in the engine, so a Go
+// stack overflow, a goja panic, a native loop or a huge allocation ends
+// that process and becomes a Failure; the host keeps every line and call
+// record as it arrives (wire.go has the frames). Wall time is bounded by the
+// budget plus killGrace, memory by Limits.HeapGrowth plus memMargin (the
+// engine's own watch, an address-space limit and the host's RSS kill).
+// Engines are reused while they end cleanly; each run gets a fresh runtime.
+//
+// The engine also replaces two of goja's builtins that are far slower than
+// Node's on the reshaping programs do: Array.prototype.sort (fastsort.go)
+// and JSON.parse (fastjson.go).
+package ptc
