@@ -83,7 +83,7 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	if err != nil {
 		return nil, err
 	}
-	home, err := harness.OpenHome(f.home)
+	home, err := openHome(f.home)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -39,7 +38,7 @@ func newSessionRmCmd(home *string) *cobra.Command {
 		Short: "Delete a session that is not running (its events and its spilled results)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			h, err := harness.OpenHome(*home)
+			h, err := openHome(*home)
 			if err != nil {
 				return err
 			}
@@ -70,7 +69,7 @@ func followSession(c *cobra.Command, homeFlag, id, output string, until string) 
 	if err := checkOutput(output); err != nil {
 		return err
 	}
-	home, err := harness.OpenHome(homeFlag)
+	home, err := openHome(homeFlag)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/session/live"
@@ -82,7 +81,7 @@ func newSessionCmd() *cobra.Command {
 // loadSession reads one session (id or a unique prefix) of home without
 // taking it over.
 func loadSession(ctx context.Context, homeFlag, id string) (session.Header, []session.Event, error) {
-	home, err := harness.OpenHome(homeFlag)
+	home, err := openHome(homeFlag)
 	if err != nil {
 		return session.Header{}, nil, err
 	}

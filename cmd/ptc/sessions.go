@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
@@ -21,7 +20,7 @@ func newSessionsCmd() *cobra.Command {
 		Short: "List stored sessions, most recently updated first",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			h, err := harness.OpenHome(home)
+			h, err := openHome(home)
 			if err != nil {
 				return err
 			}

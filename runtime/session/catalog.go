@@ -27,9 +27,28 @@ type Catalog struct {
 	home string
 	dir  string
 
-	once    sync.Once // the migration check, once per catalog
-	mu      sync.Mutex
-	notices []string
+	once     sync.Once // the migration check, once per catalog
+	mu       sync.Mutex
+	notices  []string
+	progress func(string)
+}
+
+// SetProgress makes the catalog tell fn, as it happens, about slow work
+// done once (the migration of an old store) and problems it works
+// around, so that a person sees why the first command takes a while.
+func (c *Catalog) SetProgress(fn func(string)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.progress = fn
+}
+
+func (c *Catalog) say(msg string) {
+	c.mu.Lock()
+	fn := c.progress
+	c.mu.Unlock()
+	if fn != nil {
+		fn(msg)
+	}
 }
 
 // Files of a session directory.

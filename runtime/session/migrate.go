@@ -68,8 +68,9 @@ func (c *Catalog) Notices() []string {
 
 func (c *Catalog) note(err error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.notices = append(c.notices, err.Error())
+	c.mu.Unlock()
+	c.say(err.Error())
 }
 
 // moveLegacy renames the Badger files of the store in dir into legacy.
@@ -155,15 +156,19 @@ func (c *Catalog) copyLegacy(legacy string) error {
 	if err != nil {
 		return err
 	}
-	copied := 0
+	var todo []string
 	for _, s := range list {
-		if _, err := os.Stat(filepath.Join(c.SessionDir(s.Header.ID), metaFile)); err == nil {
-			continue
+		if _, err := os.Stat(filepath.Join(c.SessionDir(s.Header.ID), metaFile)); err != nil {
+			todo = append(todo, s.Header.ID)
 		}
-		if err := c.copyOne(ctx, old, s.Header.ID); err != nil {
-			return fmt.Errorf("session %s: %w", s.Header.ID, err)
+	}
+	if len(todo) > 0 {
+		c.say(fmt.Sprintf("moving %d sessions of the old single store into a directory each (done once; the old store stays in %s)", len(todo), legacy))
+	}
+	for _, id := range todo {
+		if err := c.copyOne(ctx, old, id); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
 		}
-		copied++
 	}
 	note := fmt.Sprintf("%d sessions copied to %s on %s; this store is kept as it was\n", len(list), c.dir, time.Now().UTC().Format(time.RFC3339))
 	return os.WriteFile(filepath.Join(legacy, migratedNote), []byte(note), 0o600)
