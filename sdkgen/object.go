@@ -72,7 +72,7 @@ func (c *converter) object(a at, s *value) *typ {
 		}
 	case a.parentKeys:
 		t.delegated = true
-	case open && len(t.props) == 0 && len(reqOrder) == 0:
+	case open && len(t.props) == 0 && len(reqOrder) == 0 && len(patterns) == 0:
 		t.index = anyJSON // nothing declared: any object
 	case open:
 		t.open = true // a key that matches no pattern may hold anything

@@ -84,7 +84,7 @@ func loadSuite(t *testing.T, dir string, opts Options, form string) ([]suiteFile
 				if !strings.HasSuffix(sdk, "\n") {
 					b.WriteString("\n")
 				}
-				f.sdkLines = strings.Count(b.String(), "\n")
+				f.sdkLines = tsLines(b.String())
 				for _, tc := range g.Tests {
 					v, err := parseValue(tc.Data)
 					if err != nil {
@@ -92,7 +92,7 @@ func loadSuite(t *testing.T, dir string, opts Options, form string) ([]suiteFile
 					}
 					cases = append(cases, suiteCase{draft: d.dir, keyword: keyword, group: g.Description,
 						test: tc.Description, valid: tc.Valid, compiled: f.genErr == nil})
-					f.lineCase[strings.Count(b.String(), "\n")+1] = len(cases) - 1
+					f.lineCase[tsLines(b.String())+1] = len(cases) - 1
 					b.WriteString("tools.t(" + tsLiteral(v) + ");\n")
 				}
 				f.text = b.String()
@@ -101,6 +101,12 @@ func loadSuite(t *testing.T, dir string, opts Options, form string) ([]suiteFile
 		}
 	}
 	return files, cases
+}
+
+// tsLines counts lines as tsc numbers them: U+2028 and U+2029 (which a
+// doc comment may hold) end lines too.
+func tsLines(s string) int {
+	return strings.Count(s, "\n") + strings.Count(s, "\u2028") + strings.Count(s, "\u2029")
 }
 
 // withDialect adds $schema to a root object schema that names none.

@@ -4,7 +4,7 @@
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** An object & Open may hold keys it does not list. */
-type Open = { [key: string]: unknown };
+type Open = { [key: string]: unknown } & { [K in keyof Object]?: unknown };
 
 /** The argument type of each tool, by tool name. */
 interface ToolArgsMap {

@@ -2,7 +2,7 @@
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** An object & Open may hold keys it does not list. */
-type Open = { [key: string]: unknown };
+type Open = { [key: string]: unknown } & { [K in keyof Object]?: unknown };
 
 /** A failed tool call rejects with this error. */
 declare class ToolCallError extends Error {
