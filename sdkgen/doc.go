@@ -21,7 +21,8 @@
 //     where a keyword cannot be typed exactly, the type is the wider one.
 //   - Undeclared keys follow the schema: absent or true
 //     additionalProperties (the JSON Schema default) marks the object
-//     "& Open" (type Open = { [key: string]: unknown }), which admits extra
+//     "& Open" (an index signature of unknown that also names Object's
+//     members, which TypeScript would otherwise check), which admits extra
 //     keys in object literals at the cost of seven characters rather than
 //     an index signature line. Result types skip the marker: a result is
 //     read, never written as a literal, and TypeScript object types are
