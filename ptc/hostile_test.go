@@ -126,6 +126,12 @@ var hostilePrograms = []hostile{
 		code: "for (let i = 0; i < 10000; i++) await tools.echo({ i })"},
 	{name: "a huge return value", lim: Limits{HardOutput: 1 << 20}, kind: KindOutputLimit, msg: "more than 1 MiB",
 		code: "return 'y'.repeat(2 << 20)"},
+	{name: "a nested call with 20 MB of arguments goes through", msg: "20971520",
+		code: "const r = await tools.echo({ s: 'y'.repeat(20 << 20) });\nreturn r.s.length"},
+	{name: "a million pending timers stop at the memory budget", lim: Limits{Timeout: 20 * time.Second, HeapGrowth: 64 << 20}, kind: KindMemoryLimit,
+		code: "for (let i = 0; i < 1e6; i++) setTimeout(() => {}, 1e9);\nawait new Promise(() => {})"},
+	{name: "arguments whose getter loops time out", lim: quick, kind: KindTimeout,
+		code: "await tools.echo({ get x() { for (;;) {} } } as any)"},
 	{name: "the host is not reachable through the function constructor", msg: `["undefined","undefined"]`,
 		code: "const g = new Function('return this')();\nreturn [typeof g.process, typeof g.require]"},
 }

@@ -25,9 +25,13 @@ type engineProc struct {
 	killed sync.Once
 }
 
-// maxEngineFrame bounds a frame from an engine: a console line or a result
-// is at most the hard output cap, which an engine enforces itself.
-func maxEngineFrame(hard int) int { return hard + 1<<20 }
+// maxEngineFrame bounds a frame from an engine. A console line or a result
+// is at most the hard output cap, which an engine enforces itself; a
+// nested call's arguments (a large write) can be as big as anything the
+// program can hold, its memory budget.
+func maxEngineFrame(hard int, budget uint64) int {
+	return hard + int(min(budget, 1<<32)) + 1<<20
+}
 
 // helloTimeout bounds an engine's start-up (a -race test binary is slow).
 const helloTimeout = 30 * time.Second
@@ -66,7 +70,7 @@ func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, erro
 		_ = e.cmd.Wait()
 		close(e.exited)
 	}()
-	e.w, e.r = newFrameWriter(inW), newFrameReader(outR, maxEngineFrame(hard))
+	e.w, e.r = newFrameWriter(inW), newFrameReader(outR, maxEngineFrame(hard, budget))
 	t := time.AfterFunc(min(helloTimeout, time.Until(deadline)), e.kill)
 	typ, p, err := e.r.next()
 	t.Stop()
@@ -164,7 +168,7 @@ func (p *enginePool) acquire(budget uint64, hard int, deadline time.Time) (e *en
 		}
 		p.idle = append(p.idle[:i], p.idle[i+1:]...)
 		p.mu.Unlock()
-		c.r.max = maxEngineFrame(hard)
+		c.r.max = maxEngineFrame(hard, budget)
 		return c, true, nil
 	}
 	p.mu.Unlock()
