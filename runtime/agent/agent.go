@@ -147,18 +147,39 @@ func (a *Agent) Inbox() *Inbox { return a.inbox }
 // reported in the Outcome.
 func (a *Agent) RunTurn(ctx context.Context, input string) (Outcome, error) {
 	a.inbox.Followup(input)
-	var out Outcome
+	out, _, err := a.RunQueued(ctx)
+	return out, err
+}
+
+// RunInput runs in as a turn now, ahead of anything queued, then the
+// follow-ups queued meanwhile, returning the last outcome. Its Source
+// goes into the turn's user/message, so a turn the runtime starts (a goal
+// round) reads as such in the log.
+func (a *Agent) RunInput(ctx context.Context, in Input) (Outcome, error) {
+	out, err := a.runTurn(ctx, in)
+	if err != nil || ctx.Err() != nil {
+		return out, err
+	}
+	if next, ran, err := a.RunQueued(ctx); ran || err != nil {
+		return next, err
+	}
+	return out, nil
+}
+
+// RunQueued runs the queued follow-ups, each its own turn, until the
+// queue is empty; ran is false when there was none.
+func (a *Agent) RunQueued(ctx context.Context) (out Outcome, ran bool, err error) {
 	for {
 		in, ok := a.inbox.nextTurn()
 		if !ok {
-			return out, nil
+			return out, ran, nil
 		}
-		var err error
+		ran = true
 		if out, err = a.runTurn(ctx, in); err != nil {
-			return out, err
+			return out, ran, err
 		}
 		if ctx.Err() != nil {
-			return out, nil
+			return out, ran, nil
 		}
 	}
 }
