@@ -11,30 +11,88 @@ import (
 )
 
 var miscCommands = map[string]builtinFunc{
-	"true":  func(*cmd, []string) int { return 0 },
-	"false": func(*cmd, []string) int { return 1 },
-	"env":   env,
-	"date":  date,
-	"sleep": sleep,
-	"which": which,
+	"true":     func(*cmd, []string) int { return 0 },
+	"false":    func(*cmd, []string) int { return 1 },
+	"env":      env,
+	"printenv": printenv,
+	"date":     date,
+	"sleep":    sleep,
+	"which":    which,
 }
 
+// env prints the environment, or runs a command (through the
+// interpreter) with variables set (NAME=VALUE), removed (-u NAME) or
+// cleared first (-i).
 func env(c *cmd, args []string) int {
-	if len(args) > 0 {
-		return c.fail("running a command through env is not supported in the sandbox; run it directly")
-	}
-	var lines []string
-	c.hc.Env.Each(func(name string, vr expand.Variable) bool {
-		if vr.Exported && vr.IsSet() {
-			lines = append(lines, name+"="+vr.String())
+	vars := c.exported()
+	end := "\n"
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-i" || a == "--ignore-environment" || a == "-":
+			vars = map[string]string{}
+		case a == "-0" || a == "--null":
+			end = "\x00"
+		case a == "-u" || a == "--unset":
+			if i+1 >= len(args) {
+				return c.usage(fmt.Errorf("option requires an argument -- 'u'"))
+			}
+			i++
+			delete(vars, args[i])
+		case strings.HasPrefix(a, "--unset="):
+			delete(vars, strings.TrimPrefix(a, "--unset="))
+		case strings.HasPrefix(a, "-u") && len(a) > 2:
+			delete(vars, a[2:])
+		case a == "--":
+			i++
+			goto assignments
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			return c.usage(fmt.Errorf("invalid option -- '%s'", strings.TrimLeft(a, "-")))
+		default:
+			goto assignments
 		}
-		return true
-	})
+	}
+assignments:
+	for ; i < len(args); i++ {
+		name, value, ok := strings.Cut(args[i], "=")
+		if !ok || name == "" {
+			break
+		}
+		vars[name] = value
+	}
+	if i < len(args) {
+		st := c.reenterWith(c.dir, vars, args[i:])
+		return st
+	}
+	lines := make([]string, 0, len(vars))
+	for k, v := range vars {
+		lines = append(lines, k+"="+v)
+	}
 	sort.Strings(lines)
 	for _, l := range lines {
-		fmt.Fprintln(c.stdout, l)
+		fmt.Fprint(c.stdout, l+end)
 	}
 	return 0
+}
+
+// printenv prints the named exported variables' values (status 1 when
+// one is not set), or the whole environment.
+func printenv(c *cmd, args []string) int {
+	if len(args) == 0 {
+		return env(c, nil)
+	}
+	vars := c.exported()
+	status := 0
+	for _, name := range args {
+		v, ok := vars[name]
+		if !ok {
+			status = 1
+			continue
+		}
+		fmt.Fprintln(c.stdout, v)
+	}
+	return status
 }
 
 // sleep waits for the sum of its durations (suffixes s m h d) or until the
@@ -88,6 +146,11 @@ func (c *cmd) reenter(argv []string) int { return c.reenterIn(c.dir, argv) }
 
 // reenterIn is reenter starting in dir.
 func (c *cmd) reenterIn(dir string, argv []string) int {
+	return c.reenterWith(dir, c.exported(), argv)
+}
+
+// reenterWith is reenterIn with exactly the environment vars.
+func (c *cmd) reenterWith(dir string, vars map[string]string, argv []string) int {
 	quoted := make([]string, len(argv))
 	for i, a := range argv {
 		q, err := syntax.Quote(a, syntax.LangBash)
@@ -96,7 +159,7 @@ func (c *cmd) reenterIn(dir string, argv []string) int {
 		}
 		quoted[i] = q
 	}
-	code, err := Run(c.ctx, dir, c.exported(), strings.Join(quoted, " "), c.stdin, c.stdout, c.stderr)
+	code, err := Run(c.ctx, dir, vars, strings.Join(quoted, " "), c.stdin, c.stdout, c.stderr)
 	if err != nil {
 		c.fail("%v", err)
 		return 1

@@ -294,6 +294,9 @@ tree -I node_modules -L 2 .
 tree -d
 hexdump -C notes/old.txt
 less notes/old.txt
+env FOO=bar sh -c 'echo "$FOO"'
+env -u HOME printenv HOME; echo "status $?"
+env | grep -c '^PATH='
 echo "scale=2; $(wc -l < data/app.log) / 7" | bc
 echo '4*a(1)' | bc -l
 awk -F, 'NR>1 {print $3}' data/users.csv | paste -sd+ | bc
