@@ -19,6 +19,9 @@ type Context struct {
 	Approval  string // approval policy: ask or never
 	Workspace string // workspace root
 	Date      string // today's date, YYYY-MM-DD
+	// Plan is set while plan mode is on (runtime/plan): the model learns
+	// it at the next step boundary, and that it ended.
+	Plan bool
 }
 
 // Text renders the snapshot: a header line saying it supersedes earlier
@@ -33,6 +36,9 @@ func (c Context) Text() string {
 	}
 	if c.Approval != "" {
 		lines = append(lines, "Approval policy: "+c.Approval+" ("+approvalNote(c.Approval)+")")
+	}
+	if c.Plan {
+		lines = append(lines, "Plan mode: on (the workspace is read-only for every tool until the user approves your plan; explore, then call exit_plan_mode with it)")
 	}
 	if c.Date != "" {
 		lines = append(lines, "Date: "+c.Date)
