@@ -85,6 +85,30 @@ func BenchmarkSessionLifecycle(b *testing.B) {
 		b.StopTimer()
 		b.ReportMetric(float64(dirBytes(b, cat.Dir()))/float64(b.N), "disk-B/session")
 	})
+	b.Run("single-store", func(b *testing.B) {
+		// Round 1's layout: every session in one store of the home, opened
+		// and closed by each process.
+		dir := b.TempDir()
+		ctx := context.Background()
+		for range b.N {
+			st, err := session.OpenBadger(dir, session.BadgerOptions{})
+			must(b, err)
+			log, err := session.Create(ctx, st, session.Header{Settings: session.Settings{Workspace: "/w"}}, session.LogOptions{})
+			must(b, err)
+			for _, e := range benchSession {
+				if e.durable {
+					_, err = log.AppendDurable(ctx, e.typ, e.data)
+				} else {
+					_, err = log.Append(ctx, e.typ, e.data)
+				}
+				must(b, err)
+			}
+			must(b, log.Sync(ctx))
+			must(b, st.Close())
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(dirBytes(b, dir))/float64(b.N), "disk-B/session")
+	})
 	b.Run("file-baseline", func(b *testing.B) {
 		dir := b.TempDir()
 		for i := range b.N {
