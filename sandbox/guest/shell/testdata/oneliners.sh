@@ -6,6 +6,9 @@
 #   @host    needs a program that runs on the host (git, python, node...):
 #            not compared, counted apart
 #   @status  only the exit status is compared (the output names the host)
+#   @interp  depends on the interpreter fixes of the wasm build's overlay
+#            (sandbox/guest/wasm/_overlay): compared only when the guest
+#            side is the wasm guest (PTC_ONELINERS_PTC)
 #
 # --- looking around
 ls
@@ -281,7 +284,7 @@ printf '%s=%s\n' a 1 b 2 | sort -r
 tee -a notes/old.txt < notes/new.txt > /dev/null && wc -l notes/old.txt
 echo "$(basename "$PWD")"
 for f in src/*.ts; do echo "${f%.ts}.js"; done
-printf '%-8s|%5.1f\n' x 3.14159
+@interp printf '%-8s|%5.1f\n' x 3.14159
 seq 1 3 | paste -sd' '
 head -c 100 data/big.txt | tail -c 10 | od -c | head -1
 sed -n '2{p;q}' notes/old.txt
