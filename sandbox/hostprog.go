@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -58,7 +59,7 @@ func newHostPrograms(cfg *HostExec, tmpSize int64) *hostPrograms {
 	if cfg == nil {
 		return nil
 	}
-	home, _ := os.UserHomeDir()
+	home := userHome()
 	pathEnv := cfg.Path
 	if pathEnv == "" {
 		pathEnv = os.Getenv("PATH")
@@ -90,6 +91,17 @@ func (hp *hostPrograms) resolverFor(programs []string) *hostexec.Resolver {
 		hp.resolvers[key] = r
 	}
 	return r
+}
+
+// userHome is the user's home directory: the account's (from the user
+// database), which is what holds their keys and toolchains even when
+// $HOME says otherwise; $HOME when the account has none.
+func userHome() string {
+	if u, err := user.Current(); err == nil && u.HomeDir != "" && u.HomeDir != "/" {
+		return u.HomeDir
+	}
+	home, _ := os.UserHomeDir()
+	return home
 }
 
 // hostOffNote is lookup's answer when the Host has no host programs.
