@@ -13,7 +13,8 @@
 //	  {}                                                    an empty answer (ErrEmpty)
 //	  {"summary": true, "text": "<summary>…</summary>"}     answers one summary request
 //	],
-//	 "summary": {"text": "…"}}                              answers every later summary request
+//	 "summary": {"text": "…"},                              answers every later summary request
+//	 "agents": [{"match": "…", "replies": [...]}]}           a subagent's replies (see agents.go)
 //
 // Each Stream call consumes the next reply and streams it in realistic
 // pieces; an error reply is one failed attempt. Running out of replies is

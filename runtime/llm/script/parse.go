@@ -30,6 +30,9 @@ type Reply struct {
 	// every later summary request (the top-level "summary" of a file).
 	Summary bool
 	Repeat  bool
+	// Lane is the match of the agent lane the reply belongs to (see
+	// agents.go); "" for the top-level replies.
+	Lane string
 }
 
 // Failure is a scripted failed attempt. Kind defaults to the kind of
@@ -48,7 +51,7 @@ type Failure struct {
 // "summary" reply comes last, marked Summary and Repeat.
 func Parse(name string, data []byte) ([]Reply, error) {
 	p := parser{name: name}
-	top, err := p.object("", data, "replies", "description", "summary")
+	top, err := p.object("", data, "replies", "description", "summary", "agents")
 	if err != nil {
 		return nil, err
 	}
@@ -66,6 +69,13 @@ func Parse(name string, data []byte) ([]Reply, error) {
 		}
 		r.Summary, r.Repeat = true, true
 		replies = append(replies, r)
+	}
+	if raw, ok := top["agents"]; ok {
+		lane, err := p.parseAgents(raw)
+		if err != nil {
+			return nil, err
+		}
+		replies = append(replies, lane...)
 	}
 	return replies, nil
 }

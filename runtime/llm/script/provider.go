@@ -20,15 +20,21 @@ type Provider struct {
 	name      string
 	replies   []Reply // answers to step requests
 	summaries []Reply // answers to summary requests
+	lanes     lanes   // the subagents' replies (agents.go)
 
 	mu          sync.Mutex
 	used, sused int
+	bound       bool // the lane was picked (at the first step request)
 }
 
 // newProvider splits replies into step and summary answers.
 func newProvider(name string, replies []Reply) *Provider {
 	p := &Provider{name: name}
 	for _, r := range replies {
+		if r.Lane != "" {
+			p.lanes.add(r)
+			continue
+		}
 		if r.Summary {
 			p.summaries = append(p.summaries, r)
 		} else {
@@ -100,6 +106,12 @@ func (p *Provider) take(req llm.Request) (Reply, error) {
 			p.sused++
 		}
 		return r, nil
+	}
+	if !p.bound {
+		p.bound = true
+		if lane := p.lanes.pick(req); lane != nil {
+			p.replies = lane
+		}
 	}
 	if p.used >= len(p.replies) {
 		return Reply{}, &llm.Error{Kind: llm.ErrScript,
