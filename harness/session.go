@@ -123,6 +123,7 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 		if settings, _, err = resolveSettings(opts.Settings, set, opts.Getwd); err != nil {
 			return nil, err
 		}
+		settings = pinModel(settings, opts.Getenv)
 		h := session.Header{Settings: settings}
 		if p := opts.Parent; p != nil {
 			h.Parent, h.ParentCall, h.Depth = p.ID, p.CallID, p.Depth+1

@@ -190,3 +190,24 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestANewSessionRecordsTheModelAndServerTheEnvironmentChose(t *testing.T) {
+	home := newHome(t)
+	env := func(k string) string {
+		if k == "DEEPSEEK_API_KEY" {
+			return "sk-secret"
+		}
+		return ""
+	}
+	s := open(t, home, harness.Options{Getenv: env, Settings: session.Settings{Workspace: t.TempDir()}})
+	h := s.Header()
+	must(t, s.Close())
+	if h.Model == "" || !strings.Contains(h.BaseURL, "deepseek.com") {
+		t.Fatalf("recorded model %q, base URL %q", h.Model, h.BaseURL)
+	}
+	b, err := json.Marshal(h)
+	must(t, err)
+	if strings.Contains(string(b), "sk-secret") {
+		t.Fatal("the key was recorded")
+	}
+}

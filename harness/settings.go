@@ -7,6 +7,7 @@ import (
 
 	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/runtime/llm/backend"
+	"github.com/ptc-dev/ptc/runtime/llm/openai"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
@@ -71,4 +72,29 @@ func resolveSettings(s session.Settings, set *presets.Set, getwd func() (string,
 		s.Model = backend.ScriptPrefix + filepath.Join(wd, file)
 	}
 	return s, p, nil
+}
+
+// pinModel records, for a new session on a real server, the model and
+// base URL the environment chose (DEEPSEEK_API_KEY alone, or
+// OPENAI_BASE_URL), so that resuming it from a shell with other
+// variables talks to the same server and model. The key is never
+// recorded. A script model, or an environment that chooses nothing, is
+// left as given.
+func pinModel(s session.Settings, getenv func(string) string) session.Settings {
+	if strings.HasPrefix(s.Model, backend.ScriptPrefix) {
+		return s
+	}
+	choice, err := backend.Choose(backend.Spec{Model: s.Model, BaseURL: s.BaseURL, Getenv: getenv})
+	if err != nil {
+		return s
+	}
+	if s.Model == "" {
+		s.Model = choice.Model
+	}
+	if s.BaseURL == "" {
+		if cfg, err := openai.ConfigFromEnv("", s.Model, getenv); err == nil {
+			s.BaseURL = cfg.BaseURL
+		}
+	}
+	return s
 }
