@@ -148,10 +148,16 @@ func jq(c *cmd, args []string) int {
 		return 3
 	}
 	orders := &keyOrders{}
+	orders.addFilterOrders(q)
+	if q, err = gojq.Parse(withPrelude(o.filter)); err != nil {
+		c.fail("error: %v\njq: 1 compile error", err)
+		return 3
+	}
 	in := &jqInputs{c: c, o: o, orders: orders}
 	env := c.environ()
-	code, err := gojq.Compile(q, gojq.WithVariables(o.varNames),
+	options := append(orders.orderFunctions(), gojq.WithVariables(o.varNames),
 		gojq.WithEnvironLoader(func() []string { return env }), gojq.WithInputIter(in))
+	code, err := gojq.Compile(q, options...)
 	if err != nil {
 		c.fail("error: %v\njq: 1 compile error", err)
 		return 3

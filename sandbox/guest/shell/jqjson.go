@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -352,4 +353,51 @@ func asciiJSON(s string) string {
 func hex4(r rune) string {
 	s := strconv.FormatInt(int64(r), 16)
 	return strings.Repeat("0", 4-len(s)) + s
+}
+
+// addFilterOrders records the key order of every object the filter builds
+// with constant keys ({city, name}, {"a": 1, b: 2}): jq prints a built
+// object in the order it was written, which gojq's maps do not keep. They
+// are recorded before the input's orders, so they win for the same keys.
+func (k *keyOrders) addFilterOrders(q *gojq.Query) {
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem())
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
+		case reflect.Struct:
+			if obj, ok := v.Addr().Interface().(*gojq.Object); ok {
+				k.addObject(obj)
+			}
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					walk(v.Field(i))
+				}
+			}
+		}
+	}
+	walk(reflect.ValueOf(q))
+}
+
+func (k *keyOrders) addObject(obj *gojq.Object) {
+	var keys []string
+	for _, kv := range obj.KeyVals {
+		switch {
+		case kv.Key != "":
+			keys = append(keys, strings.TrimPrefix(kv.Key, "$"))
+		case kv.KeyString != nil && len(kv.KeyString.Queries) == 0:
+			keys = append(keys, kv.KeyString.Str)
+		default:
+			return // a computed key: the order is not known
+		}
+	}
+	if len(keys) > 1 {
+		k.add(keys)
+	}
 }

@@ -169,6 +169,10 @@ jq -s 'length' data/records.json data/records.json
 jq -r '.[] | [.name, .age] | @tsv' data/records.json
 jq -r '.[] | [.name, .city] | @csv' data/records.json
 jq 'group_by(.city) | map({city: .[0].city, n: length})' data/records.json
+jq -r 'to_entries[] | .key' package.json
+jq -c '.[] | {city, name}' data/records.json
+jq -c 'keys_unsorted' package.json
+jq 'with_entries(select(.key != "private"))' package.json
 # --- archives and checksums
 tar czf /tmp/ptc-ol-a.tgz -C src . && tar tzf /tmp/ptc-ol-a.tgz | sort
 tar cf out.tar notes && tar tf out.tar
