@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/cmd/ptc/tui"
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/compact"
@@ -84,15 +85,7 @@ func compactionText(before, after, passes int, failure, skipped string) string {
 }
 
 // kilo writes a token count the way the status line shows it.
-func kilo(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprint(n)
-	case n < 1_000_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	}
-	return fmt.Sprintf("%.2fM", float64(n)/1_000_000)
-}
+func kilo(n int) string { return tui.Tokens(n) }
 
 // compactOutcome prints how a manual compaction went and turns a failure
 // into the command's error.

@@ -1,0 +1,212 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ptc-dev/ptc/internal/termsafe"
+	"github.com/ptc-dev/ptc/runtime/session"
+)
+
+// command is one slash command. None of them reaches the model except
+// /init, whose whole point is a turn.
+type command struct {
+	name, args, help string
+	whileRunning     bool // may run while a turn is going on
+	run              func(m *Model, arg string) tea.Cmd
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{name: "help", help: "list the commands and keys", whileRunning: true, run: (*Model).cmdHelp},
+		{name: "new", help: "start a new session in this workspace", run: (*Model).cmdNew},
+		{name: "resume", args: "[ID]", help: "continue one of this workspace's sessions (a picker without ID)", run: (*Model).cmdResume},
+		{name: "sessions", help: "list this workspace's sessions", whileRunning: true, run: (*Model).cmdSessions},
+		{name: "compact", help: "summarise the conversation so far to free context", run: (*Model).cmdCompact},
+		{name: "model", args: "[NAME]", help: "show or switch the model", run: settingCommand(session.FieldModel)},
+		{name: "preset", args: "[NAME]", help: "show or switch the preset (ptc, standard, minimal, …)", run: settingCommand(session.FieldPreset)},
+		{name: "sandbox", args: "[MODE]", help: "show or switch the sandbox mode (read-only, workspace-write, git-write, danger-full-access)", run: settingCommand(session.FieldSandbox)},
+		{name: "approval", args: "[POLICY]", help: "show or switch the approval policy (ask, never)", run: settingCommand(session.FieldApproval)},
+		{name: "cost", help: "tokens and cost of this session", whileRunning: true, run: (*Model).cmdCost},
+		{name: "init", help: "ask the agent to write AGENTS.md (project instructions) for this workspace", run: (*Model).cmdInit},
+		{name: "exit", help: "leave (the session is saved; the resume command is printed)", whileRunning: true, run: func(m *Model, _ string) tea.Cmd { return m.exit() }},
+	}
+}
+
+var aliases = map[string]string{"quit": "exit", "q": "exit", "?": "help", "clear": "new"}
+
+func commandList() []command { return commands }
+
+// parseCommand splits "/name args": a slash, a lower-case word, then
+// space or the end. "//text" and "/usr/bin/x …" are not commands.
+func parseCommand(text string) (name, arg string, ok bool) {
+	if !strings.HasPrefix(text, "/") || strings.HasPrefix(text, "//") {
+		return "", "", false
+	}
+	word, rest, _ := strings.Cut(text[1:], " ")
+	word = strings.TrimSpace(strings.SplitN(word, "\n", 2)[0])
+	if word == "" || strings.ContainsAny(word, "/.") {
+		return "", "", false
+	}
+	return word, strings.TrimSpace(rest), true
+}
+
+func lookupCommand(name string) (command, bool) {
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func (m *Model) cmdHelp(string) tea.Cmd {
+	var b strings.Builder
+	b.WriteString("Commands (they never reach the model, except /init):\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  /%-9s %-9s %s\n", c.name, c.args, c.help)
+	}
+	b.WriteString("Keys: enter sends · ctrl+j or alt+enter new line · up/down history · tab completes /commands and @paths\n")
+	b.WriteString("      ctrl+c cancels the running turn, twice exits · ctrl+d exits · ctrl+o expands tool output · ctrl+t shows reasoning · pgup/pgdn scroll\n")
+	b.WriteString("@path in a prompt attaches that workspace file; //text sends text that starts with /")
+	m.tr.notice(toneInfo, b.String())
+	return nil
+}
+
+func (m *Model) cmdNew(string) tea.Cmd {
+	be := m.be
+	return m.background("opening a new session", func() tea.Msg {
+		return switchedMsg{be.Switch(context.Background(), "")}
+	})
+}
+
+func (m *Model) cmdResume(arg string) tea.Cmd {
+	be := m.be
+	if arg != "" {
+		return m.background("opening session "+termsafe.Line(arg), func() tea.Msg {
+			return switchedMsg{be.Switch(context.Background(), arg)}
+		})
+	}
+	return m.background("listing sessions", func() tea.Msg {
+		list, err := be.Sessions(context.Background())
+		return sessionsMsg{list: list, err: err, pick: true}
+	})
+}
+
+func (m *Model) cmdSessions(string) tea.Cmd {
+	be := m.be
+	return m.background("listing sessions", func() tea.Msg {
+		list, err := be.Sessions(context.Background())
+		return sessionsMsg{list: list, err: err}
+	})
+}
+
+// sessions shows a listing, or opens the /resume picker on it.
+func (m *Model) sessions(msg sessionsMsg) {
+	if msg.err != nil {
+		m.tr.notice(toneError, "listing sessions: "+msg.err.Error())
+		return
+	}
+	if len(msg.list) == 0 {
+		m.tr.notice(toneInfo, "no sessions in this workspace yet")
+		return
+	}
+	if msg.pick {
+		m.picker = newPicker(msg.list, m.be.ID())
+		return
+	}
+	var b strings.Builder
+	b.WriteString("Sessions of this workspace (newest first; /resume ID continues one):")
+	for _, s := range msg.list {
+		b.WriteString("\n  " + sessionLine(s, m.be.ID()))
+	}
+	m.tr.notice(toneInfo, b.String())
+}
+
+// sessionLine is one session in a listing: id, last update, turns, title.
+func sessionLine(s session.Summary, current string) string {
+	mark := " "
+	if s.Header.ID == current {
+		mark = "*"
+	}
+	when := time.UnixMilli(s.UpdatedAt).Local().Format("2006-01-02 15:04")
+	title := s.Title
+	if title == "" {
+		title = "(no prompt yet)"
+	}
+	return fmt.Sprintf("%s %s  %s  %2d turn(s)  %s", mark, termsafe.Line(s.Header.ID), when, s.Turns, termsafe.Clip(title, 60))
+}
+
+func (m *Model) cmdCompact(string) tea.Cmd {
+	be := m.be
+	return m.background("compacting", func() tea.Msg {
+		res, err := be.Compact(context.Background())
+		return compactedMsg{res, err}
+	})
+}
+
+// settingCommand is /model, /preset, /sandbox and /approval: without an
+// argument it shows the setting, with one it switches it between turns
+// (logged as a session/settings change).
+func settingCommand(field session.Field) func(m *Model, arg string) tea.Cmd {
+	return func(m *Model, arg string) tea.Cmd {
+		if arg == "" {
+			m.tr.notice(toneInfo, m.settingText(field))
+			return nil
+		}
+		var s session.Settings
+		switch field {
+		case session.FieldModel:
+			s.Model = arg
+		case session.FieldPreset:
+			s.Preset = arg
+		case session.FieldSandbox:
+			s.Sandbox = arg
+		case session.FieldApproval:
+			s.Approval = arg
+		}
+		be := m.be
+		return m.background("switching "+string(field), func() tea.Msg {
+			return changedMsg{what: "/" + string(field), err: be.Change(context.Background(), s, field)}
+		})
+	}
+}
+
+func (m *Model) settingText(field session.Field) string {
+	s := m.be.Settings()
+	switch field {
+	case session.FieldModel:
+		var known []string
+		for _, x := range m.be.Models() {
+			known = append(known, x.ID)
+		}
+		return "model: " + termsafe.Line(s.Model) + " (context window " + kilo(m.be.Model().ContextWindow) + ")\n" +
+			"known models: " + termsafe.String(strings.Join(known, ", ")) + "\n/model NAME switches (any OpenAI-compatible name works with --base-url)"
+	case session.FieldPreset:
+		return "preset: " + termsafe.Line(s.Preset) + " · /preset NAME switches (ptc presets lists them)"
+	case session.FieldSandbox:
+		return "sandbox: " + termsafe.Line(s.Sandbox) + " · /sandbox read-only|workspace-write|git-write|danger-full-access switches"
+	}
+	return "approval: " + termsafe.Line(s.Approval) + " · /approval ask|never switches"
+}
+
+func (m *Model) cmdCost(string) tea.Cmd {
+	m.tr.notice(toneInfo, costReport(m.tr.usage, m.be.Model()))
+	return nil
+}
+
+// initPrompt is the turn /init runs.
+const initPrompt = `Write AGENTS.md at the root of this workspace: instructions for coding agents who will work here later. First look around — how to build, test and lint; the layout and which parts matter; conventions visible in the code and docs; anything a newcomer would get wrong. Keep it short and concrete: commands to run, where things are, rules to follow. If AGENTS.md exists already, improve it and keep what is still true. Then say what you wrote.`
+
+func (m *Model) cmdInit(string) tea.Cmd {
+	return m.startTurn(initPrompt)
+}

@@ -1,0 +1,136 @@
+package tui
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ptc-dev/ptc/internal/termsafe"
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// ApprovalField is one labelled line of an approval: what will run and
+// where.
+type ApprovalField struct{ Label, Value string }
+
+// DescribeApproval says exactly what an approval allows: the tool, the
+// sandbox mode it would run in (an escalation names the wider mode and
+// the mode in force), the workspace, the command or path, and the reason
+// given. Every value is sanitised: a justification with escape sequences
+// shows them escaped instead of drawing on the terminal. The TUI dialog
+// and the line-mode prompt both show these fields.
+func DescribeApproval(q tools.Question, workspace, mode string) (title string, fields []ApprovalField) {
+	var args map[string]any
+	_ = json.Unmarshal([]byte(q.Args), &args)
+	str := func(k string) string {
+		s, _ := args[k].(string)
+		return s
+	}
+	tool := termsafe.Line(q.Tool)
+	title = tool + " needs your approval"
+	add := func(label, v string) {
+		if v != "" {
+			fields = append(fields, ApprovalField{label, v})
+		}
+	}
+	want := str("sandbox_permissions")
+	switch {
+	case want != "":
+		title = tool + " asks to run outside its sandbox mode"
+		add("mode", termsafe.Line(want)+"  (now "+termsafe.Line(mode)+")")
+	case mode != "":
+		add("mode", termsafe.Line(mode))
+	}
+	if want == "danger-full-access" {
+		add("where", "on the host, unconfined (no sandbox)")
+	}
+	add("workspace", termsafe.Line(workspace))
+	add("command", termsafe.String(str("command")))
+	add("path", termsafe.Line(firstNonEmpty(str("file_path"), str("path"))))
+	if str("command") == "" && str("file_path") == "" && str("path") == "" && q.Args != "" {
+		add("arguments", termsafe.Clip(q.Args, 400))
+	}
+	add("reason", termsafe.String(str("justification")))
+	if str("justification") == "" && q.Text != "" {
+		add("asks", termsafe.String(q.Text))
+	}
+	return title, fields
+}
+
+// askKey answers the open approval or question.
+func (m *Model) askKey(k tea.KeyMsg) tea.Cmd {
+	q := m.asks[0].q
+	if q.Kind == tools.KindApproval {
+		switch strings.ToLower(k.String()) {
+		case "a", "y":
+			m.answer(tools.AnswerAllowOnce, nil)
+		case "s":
+			m.answer(tools.AnswerAllowSession, nil)
+		case "d", "n", "esc":
+			m.answer(tools.AnswerDeny, nil)
+		}
+		return nil
+	}
+	switch k.Type {
+	case tea.KeyEsc:
+		m.answer("", errors.New("the user gave no answer"))
+		return nil
+	case tea.KeyEnter:
+		text := strings.TrimSpace(m.in.Value())
+		if n, err := strconv.Atoi(text); err == nil && n >= 1 && n <= len(q.Options) {
+			text = q.Options[n-1]
+		}
+		if text != "" {
+			m.answer(text, nil)
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.in, cmd = m.in.Update(k)
+	return cmd
+}
+
+// dialogView draws the open approval or question in place of the input.
+func (m *Model) dialogView() string {
+	q := m.asks[0].q
+	w := max(m.width-4, 20)
+	var lines []string
+	if q.Kind == tools.KindApproval {
+		s := m.be.Settings()
+		title, fields := DescribeApproval(q, s.Workspace, s.Sandbox)
+		lines = append(lines, m.th.title.Render(title))
+		for _, f := range fields {
+			for i, l := range strings.Split(f.Value, "\n") {
+				label := ""
+				if i == 0 {
+					label = f.Label
+				}
+				lines = append(lines, m.rnd.fitTo(padRight(label, 10)+l, w))
+			}
+		}
+		lines = append(lines, "", m.th.accent.Render("[a]")+" allow once   "+m.th.accent.Render("[s]")+" allow for this session   "+m.th.accent.Render("[d]")+" deny")
+	} else {
+		lines = append(lines, m.th.title.Render("The agent asks:"))
+		for _, l := range strings.Split(termsafe.String(q.Text), "\n") {
+			lines = append(lines, m.rnd.fitTo(l, w))
+		}
+		for i, o := range q.Options {
+			lines = append(lines, m.rnd.fitTo("  "+strconv.Itoa(i+1)+") "+termsafe.Line(o), w))
+		}
+		lines = append(lines, m.th.dim.Render("type a number or your answer, enter sends, esc skips"), m.in.View())
+	}
+	if n := len(m.asks); n > 1 {
+		lines = append(lines, m.th.dim.Render(strconv.Itoa(n-1)+" more waiting"))
+	}
+	return m.th.dialog.Width(max(m.width-2, 20)).Render(strings.Join(lines, "\n"))
+}
+
+func padRight(s string, n int) string {
+	if len(s) >= n {
+		return s + " "
+	}
+	return s + strings.Repeat(" ", n-len(s))
+}

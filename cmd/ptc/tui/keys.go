@@ -1,0 +1,203 @@
+package tui
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// key handles one key press. The order matters: a question or a picker
+// takes the keyboard first, then ctrl+c/ctrl+d, then completion, history
+// and submission; anything else edits the input.
+func (m *Model) key(k tea.KeyMsg) tea.Cmd {
+	if k.Type != tea.KeyCtrlC {
+		m.armedExit = false
+	}
+	switch k.Type {
+	case tea.KeyCtrlC:
+		return m.interrupt()
+	case tea.KeyCtrlD:
+		if m.in.Value() == "" && len(m.asks) == 0 {
+			return m.exit()
+		}
+	case tea.KeyCtrlO:
+		m.rnd.expandTools = !m.rnd.expandTools
+		return nil
+	case tea.KeyCtrlT:
+		m.rnd.showReasoning = !m.rnd.showReasoning
+		return nil
+	case tea.KeyPgUp, tea.KeyPgDown:
+		var cmd tea.Cmd
+		m.vp, cmd = m.vp.Update(k)
+		return cmd
+	}
+	if len(m.asks) > 0 {
+		return m.askKey(k)
+	}
+	if m.picker != nil {
+		return m.pickerKey(k)
+	}
+	if len(m.popup) > 0 {
+		switch k.Type {
+		case tea.KeyTab, tea.KeyEnter:
+			m.accept()
+			if k.Type == tea.KeyEnter && strings.HasPrefix(m.in.Value(), "/") && !strings.Contains(strings.TrimSpace(m.in.Value()), " ") {
+				return m.submit()
+			}
+			return nil
+		case tea.KeyUp:
+			m.popupSel = (m.popupSel + len(m.popup) - 1) % len(m.popup)
+			return nil
+		case tea.KeyDown:
+			m.popupSel = (m.popupSel + 1) % len(m.popup)
+			return nil
+		case tea.KeyEsc:
+			m.popup = nil
+			return nil
+		}
+	}
+	switch k.Type {
+	case tea.KeyEnter:
+		if !k.Paste {
+			return m.submit()
+		}
+	case tea.KeyUp:
+		if m.in.Line() == 0 || m.hist.browsing(m.in.Value()) {
+			if s, ok := m.hist.prev(m.in.Value()); ok {
+				m.edit(func() { m.in.SetValue(s) })
+				return nil
+			}
+		}
+	case tea.KeyDown:
+		if m.in.Line() == m.in.LineCount()-1 || m.hist.browsing(m.in.Value()) {
+			if s, ok := m.hist.next(); ok {
+				m.edit(func() { m.in.SetValue(s) })
+				return nil
+			}
+		}
+	}
+	var cmd tea.Cmd
+	m.edit(func() { m.in, cmd = m.in.Update(k) })
+	return tea.Batch(cmd, m.complete())
+}
+
+// interrupt is ctrl+c: it cancels the running turn (or compaction); when
+// nothing runs, the first press clears the input and the second exits.
+func (m *Model) interrupt() tea.Cmd {
+	if m.running || m.busy != "" {
+		if m.cancelling || m.armedExit {
+			return m.exit()
+		}
+		if m.be.Cancel() {
+			m.cancelling = true
+			m.armedExit = true
+			m.tr.notice(toneWarn, "cancelling… (ctrl+c again exits)")
+		}
+		return nil
+	}
+	if m.armedExit {
+		return m.exit()
+	}
+	m.armedExit = true
+	m.in.Reset()
+	m.popup = nil
+	return nil
+}
+
+func (m *Model) exit() tea.Cmd {
+	m.quit = true
+	for len(m.asks) > 0 {
+		m.answer("", tools.ErrNoAnswerer)
+	}
+	m.be.Cancel()
+	return tea.Quit
+}
+
+// submit handles Enter: a slash command runs here and never reaches the
+// model; other text starts a turn.
+func (m *Model) submit() tea.Cmd {
+	raw := m.in.Value()
+	text := strings.TrimSpace(raw)
+	if text == "" {
+		return nil
+	}
+	m.popup = nil
+	if name, arg, ok := parseCommand(text); ok {
+		cmd, found := lookupCommand(name)
+		if !found {
+			m.tr.notice(toneWarn, "unknown command /"+name+"; /help lists the commands (start the line with // to send text beginning with /)")
+			m.in.Reset()
+			return nil
+		}
+		if (m.running || m.busy != "") && !cmd.whileRunning {
+			m.tr.notice(toneWarn, "/"+cmd.name+" waits until the turn ends (ctrl+c cancels it)")
+			return nil
+		}
+		m.hist.add(raw)
+		m.in.Reset()
+		return cmd.run(m, arg)
+	}
+	if m.running || m.busy != "" {
+		m.tr.notice(toneWarn, "a turn is running; your text stays in the input (ctrl+c cancels the turn)")
+		return nil
+	}
+	if strings.HasPrefix(text, "//") {
+		text = text[1:] // "//text" sends "/text"
+	}
+	m.hist.add(raw)
+	m.in.Reset()
+	return m.startTurn(text)
+}
+
+// complete offers completions for the word being typed: slash commands at
+// the start of the input, workspace paths after @.
+func (m *Model) complete() tea.Cmd {
+	v := m.in.Value()
+	m.popup, m.popupSel = nil, 0
+	if strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \n") {
+		for _, c := range commandList() {
+			if strings.HasPrefix("/"+c.name, v) && "/"+c.name != v {
+				m.popup = append(m.popup, "/"+c.name)
+			}
+		}
+		return nil
+	}
+	w := lastWord(v)
+	if !strings.HasPrefix(w, "@") {
+		return nil
+	}
+	if m.index == nil {
+		if m.indexing {
+			return nil
+		}
+		m.indexing = true
+		ws := m.be.Settings().Workspace
+		return func() tea.Msg { return indexedMsg(indexWorkspace(ws)) }
+	}
+	for _, p := range suggest(m.index, w[1:]) {
+		if p != w[1:] {
+			m.popup = append(m.popup, "@"+p)
+		}
+	}
+	return nil
+}
+
+// accept puts the selected completion in place of the word being typed.
+func (m *Model) accept() {
+	if len(m.popup) == 0 {
+		return
+	}
+	choice := m.popup[m.popupSel]
+	v := m.in.Value()
+	v = v[:len(v)-len(lastWord(v))] + choice
+	if !strings.HasSuffix(choice, "/") {
+		v += " "
+	}
+	m.edit(func() { m.in.SetValue(v) })
+	m.popup = nil
+	if strings.HasSuffix(choice, "/") {
+		m.complete()
+	}
+}

@@ -1,0 +1,346 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"github.com/ptc-dev/ptc/internal/termsafe"
+	"github.com/ptc-dev/ptc/runtime/agent"
+	"github.com/ptc-dev/ptc/runtime/compact"
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// Config is how a TUI starts.
+type Config struct {
+	// Profile is the terminal's colour profile (termenv.Ascii: none).
+	Profile termenv.Profile
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// Notes are lines to show first (warnings from opening the session).
+	Notes []string
+}
+
+// Messages of the event loop.
+type (
+	eventsMsg   []item
+	turnDoneMsg struct {
+		out agent.Outcome
+		err error
+	}
+	compactedMsg struct {
+		res compact.Result
+		err error
+	}
+	switchedMsg struct{ err error }
+	changedMsg  struct {
+		what string
+		err  error
+	}
+	sessionsMsg struct {
+		list []session.Summary
+		err  error
+		pick bool
+	}
+	indexedMsg []string
+	noteMsg    struct {
+		tone tone
+		text string
+	}
+	tickMsg     time.Time
+	askMsg      struct{ ask *pendingAsk }
+	askEndedMsg struct{ ask *pendingAsk }
+)
+
+// Model is the TUI's state; *Model is the tea.Model.
+type Model struct {
+	be    Backend
+	cfg   Config
+	th    theme
+	rnd   renderer
+	tr    *transcript
+	track *tracker
+	pump  *pump
+
+	vp     viewport.Model
+	in     textarea.Model
+	hist   *history
+	width  int
+	height int
+
+	running    bool   // a turn runs
+	busy       string // a blocking backend call other than a turn
+	runStart   time.Time
+	armedExit  bool // ctrl+c pressed while idle: the next one exits
+	cancelling bool
+
+	asks   []*pendingAsk
+	picker *picker
+
+	popup    []string // completion candidates
+	popupSel int
+	index    []string
+	indexing bool
+
+	tick    func() tea.Cmd // the redraw tick while something runs (tests: none)
+	stopSub func()
+	gen     int // subscription generation: events of a closed session are dropped
+	quit    bool
+}
+
+// New makes the model for a backend. Run starts it on a terminal; tests
+// drive Update and View directly.
+func New(be Backend, cfg Config) *Model {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	th := newTheme(cfg.Profile)
+	in := textarea.New()
+	in.SetPromptFunc(2, func(line int) string {
+		if line == 0 {
+			return "› "
+		}
+		return "  "
+	})
+	in.Placeholder = "Ask, or /help · ctrl+j new line · @path attaches a file"
+	in.ShowLineNumbers = false
+	in.CharLimit = 0
+	in.MaxHeight = 0
+	in.SetHeight(1)
+	in.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("ctrl+j", "alt+enter"))
+	in.FocusedStyle.CursorLine = th.user.UnsetBold()
+	in.Focus()
+	m := &Model{
+		be: be, cfg: cfg, th: th, in: in,
+		rnd:   renderer{th: th, md: newMarkdown(cfg.Profile)},
+		tr:    newTranscript(),
+		track: newTracker(be.Settings().Workspace),
+		vp:    viewport.New(80, 20),
+		hist:  loadHistory(be.HistoryDir(), be.Settings().Workspace),
+		tick:  tick,
+	}
+	m.vp.KeyMap = viewport.KeyMap{
+		PageDown: key.NewBinding(key.WithKeys("pgdown")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup")),
+	}
+	m.load()
+	for _, n := range cfg.Notes {
+		m.tr.notice(toneWarn, n)
+	}
+	return m
+}
+
+// load rebuilds the transcript from the backend's session: the earlier
+// turns of a resumed session, or the opening events of a new one.
+func (m *Model) load() {
+	m.tr = newTranscript()
+	m.track.setWorkspace(m.be.Settings().Workspace)
+	for _, ev := range m.be.Events() {
+		m.tr.apply(item{ev: ev})
+	}
+	m.tr.turnRunning = false
+	id := termsafe.Line(m.be.ID())
+	if m.tr.usage.answers > 0 {
+		m.tr.notice(toneInfo, "resumed session "+id+" — the earlier turns are above")
+	} else {
+		m.tr.notice(toneInfo, "session "+id+" · /help · ctrl+c cancels, twice exits")
+	}
+}
+
+// subscribe routes the backend's events through the tracker into the
+// event loop (send is the program's Send).
+func (m *Model) subscribe(send func(tea.Msg)) {
+	if m.stopSub != nil {
+		m.stopSub()
+	}
+	if m.pump == nil {
+		m.pump = newPump(send)
+	}
+	m.gen++
+	gen, pump, track := m.gen, m.pump, m.track
+	m.stopSub = m.be.Subscribe(func(ev session.Event) {
+		it := track.observe(ev)
+		it.gen = gen
+		pump.push(it)
+	})
+}
+
+// Init starts the cursor blinking.
+func (m *Model) Init() tea.Cmd { return textarea.Blink }
+
+// Update is the event loop's reducer.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+	case tea.KeyMsg:
+		cmds = append(cmds, m.key(msg))
+	case eventsMsg:
+		for _, it := range msg {
+			if it.gen == m.gen {
+				m.tr.apply(it)
+			}
+		}
+	case turnDoneMsg:
+		m.running, m.cancelling = false, false
+		if msg.err != nil {
+			m.tr.notice(toneError, "the turn could not run: "+msg.err.Error())
+		}
+	case compactedMsg:
+		m.busy, m.cancelling = "", false
+		switch {
+		case msg.err != nil:
+			m.tr.notice(toneError, "compaction: "+msg.err.Error())
+		case msg.res.Failure != "":
+			m.tr.notice(toneError, "compaction failed: "+msg.res.Failure)
+		}
+	case switchedMsg:
+		m.busy = ""
+		if msg.err != nil {
+			m.tr.notice(toneError, msg.err.Error())
+		} else {
+			if m.pump != nil {
+				m.subscribe(nil)
+			}
+			m.load()
+			m.index, m.indexing = nil, false
+			m.hist = loadHistory(m.be.HistoryDir(), m.be.Settings().Workspace)
+		}
+	case changedMsg:
+		m.busy = ""
+		if msg.err != nil {
+			m.tr.notice(toneError, msg.what+": "+msg.err.Error())
+		}
+	case sessionsMsg:
+		m.busy = ""
+		m.sessions(msg)
+	case indexedMsg:
+		m.index, m.indexing = msg, false
+		m.complete()
+	case noteMsg:
+		m.tr.notice(msg.tone, msg.text)
+	case askMsg:
+		m.asks = append(m.asks, msg.ask)
+		m.in.Reset()
+	case askEndedMsg:
+		m.dropAsk(msg.ask)
+	case tickMsg:
+		if m.running || m.busy != "" {
+			cmds = append(cmds, m.tick())
+		}
+	default:
+		var cmd tea.Cmd
+		m.in, cmd = m.in.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	m.refresh()
+	return m, tea.Batch(cmds...)
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(200*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+func (m *Model) resize(w, h int) {
+	m.width, m.height = w, h
+	m.in.SetWidth(w)
+	m.layout()
+}
+
+// maxInputRows is the tallest the input grows before it scrolls.
+const maxInputRows = 8
+
+// layout sizes the input to its content (up to maxInputRows) and gives
+// the conversation the rest of the screen.
+func (m *Model) layout() {
+	rows := min(max(m.in.LineCount(), 1), maxInputRows)
+	m.in.SetHeight(rows)
+	m.vp.Width = max(m.width, 20)
+	m.vp.Height = max(m.height-m.bottomHeight(), 3)
+	m.rnd.width = m.vp.Width
+}
+
+// edit changes the input at its full height, so the text area never
+// scrolls its first lines away while growing; layout shrinks it after.
+func (m *Model) edit(fn func()) {
+	m.in.SetHeight(maxInputRows)
+	fn()
+}
+
+// refresh redraws the conversation, keeping the view at the bottom when
+// it was there.
+func (m *Model) refresh() {
+	m.layout()
+	follow := m.vp.AtBottom() || m.vp.TotalLineCount() <= m.vp.Height
+	m.rnd.now = m.cfg.Now().UnixMilli()
+	parts := make([]string, 0, len(m.tr.entries))
+	for _, e := range m.tr.entries {
+		if s := m.rnd.entry(e); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	m.vp.SetContent(strings.Join(parts, "\n\n"))
+	if follow {
+		m.vp.GotoBottom()
+	}
+}
+
+// startTurn sends input to the model as the next turn.
+func (m *Model) startTurn(input string) tea.Cmd {
+	prompt, attached, notes := attachMentions(input, m.be.Settings().Workspace)
+	for _, n := range notes {
+		m.tr.notice(toneWarn, n)
+	}
+	_ = attached
+	m.running, m.runStart, m.armedExit = true, m.cfg.Now(), false
+	be := m.be
+	return tea.Batch(func() tea.Msg {
+		out, err := be.Run(context.Background(), prompt)
+		return turnDoneMsg{out, err}
+	}, m.tick())
+}
+
+// background runs a blocking backend call off the event loop, showing
+// what is going on in the status line.
+func (m *Model) background(what string, fn func() tea.Msg) tea.Cmd {
+	m.busy = what
+	return tea.Batch(fn, m.tick())
+}
+
+// pendingAsk is an approval or question waiting for the user.
+type pendingAsk struct {
+	q     tools.Question
+	reply chan askReply
+}
+
+type askReply struct {
+	answer string
+	err    error
+}
+
+func (m *Model) dropAsk(a *pendingAsk) {
+	for i, x := range m.asks {
+		if x == a {
+			m.asks = append(m.asks[:i], m.asks[i+1:]...)
+			return
+		}
+	}
+}
+
+func (m *Model) answer(a string, err error) {
+	if len(m.asks) == 0 {
+		return
+	}
+	ask := m.asks[0]
+	m.asks = m.asks[1:]
+	ask.reply <- askReply{a, err}
+	m.in.Reset()
+}
