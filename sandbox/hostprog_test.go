@@ -315,3 +315,18 @@ func TestTheGuestAndItsHostProgramsShareOnePrivateTmp(t *testing.T) {
 		}
 	})
 }
+
+func TestAWorkspaceFillByTheGuestStopsAtTheQuotaWithANote(t *testing.T) {
+	h := hostProgs(t)
+	ws, _ := sandboxDir(t)
+	o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite, Session: "guest-fill"}, "yes | head -c 100000000 > big")
+	if !o.QuotaHit || !strings.Contains(o.Note, "write quota (64 MiB) is used up") {
+		t.Fatalf("quota hit %v note %q stderr %q", o.QuotaHit, o.Note, o.Stderr)
+	}
+	if info, err := os.Stat(filepath.Join(ws, "big")); err != nil || info.Size() > 64<<20 {
+		t.Fatalf("big: %v", err)
+	}
+	if o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite, Session: "guest-fill"}, "rm big && echo freed > small"); o.QuotaHit || o.ExitCode != 0 {
+		t.Fatalf("after removing the file the session can write again: %+v", o)
+	}
+}

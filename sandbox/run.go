@@ -29,7 +29,10 @@ type Outcome struct {
 	Truncated bool // output limit reached; the command was stopped
 	TimedOut  bool // the context deadline stopped the command
 	Host      bool // ran with the host's /bin/bash (danger-full-access)
-	Note      string
+	// QuotaHit is set when the session's workspace write quota refused a
+	// write during the command (Note says so too).
+	QuotaHit bool
+	Note     string
 }
 
 // GuestError reports that the guest itself broke (a trap, or a file op
@@ -140,7 +143,20 @@ func (h *Host) call(ctx context.Context, in *instance, key poolKey, opts callOpt
 	in.procs.killAll() // programs the guest did not close (it was stopped)
 	o := Outcome{}
 	o.Stdout, o.Stderr, o.Truncated = out.result()
-	return h.settle(ctx, o, res, callErr)
+	o, err = h.settle(ctx, o, res, callErr)
+	if in.fs.TakeQuotaHit() {
+		o.QuotaHit = true
+		o.Note = joinNote(o.Note, quotaRoom(in.fs)+"; remove files the session made, or ask the user for a larger quota")
+	}
+	return o, err
+}
+
+// joinNote appends b to the note a.
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 var errOutputLimit = errors.New("output limit reached")

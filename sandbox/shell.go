@@ -65,10 +65,7 @@ func (s *Shell) Run(ctx context.Context, command string) (Outcome, error) {
 	if err != nil || o.TimedOut || o.Truncated || o.ExitCode == ExitStopped || o.ExitCode == ExitOutOfMemory || s.in.mod.IsClosed() {
 		go s.in.release()
 		s.in = nil
-		if o.Note != "" {
-			o.Note += "; "
-		}
-		o.Note += "the shell was restarted, so its state (cwd, variables) is lost"
+		o.Note = joinNote(o.Note, "the shell was restarted, so its state (cwd, variables) is lost")
 	}
 	return o, err
 }

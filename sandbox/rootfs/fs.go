@@ -182,6 +182,10 @@ func (f *FS) QuotaLimit() int64 { return f.opts.Quota.Limit() }
 // so the caller can say why the command's writes failed.
 func (f *FS) QuotaHit() bool { return f.quotaHit.Load() }
 
+// TakeQuotaHit is QuotaHit, clearing the flag (one report per call on an
+// FS that serves several, as a persistent shell's does).
+func (f *FS) TakeQuotaHit() bool { return f.quotaHit.Swap(false) }
+
 // errnoOf maps a host error to a wazero errno. ENXIO (opening a FIFO
 // with no reader, or a socket) becomes EACCES: such files are refused.
 func errnoOf(err error) experimentalsys.Errno {

@@ -187,3 +187,32 @@ func TestGitWriteIsAskedOnceForTheSessionAndDeniedUnderNever(t *testing.T) {
 		}
 	})
 }
+
+// TestTheWriteToolCannotPlantCodeInAnyMode is the attack list,
+// through the plain write tool (no escalation): each path would make the
+// user's next git or ptc run a command of the attacker's choice.
+func TestTheWriteToolCannotPlantCodeInAnyMode(t *testing.T) {
+	attacks := []string{".git/config", ".git/commondir", ".git/modules/sub/config", ".git/hooks/pre-commit",
+		"vendor/.git/config", "vendor/.git", ".ptc/presets/x.yaml", ".mcp.json"}
+	for _, mode := range []sandbox.Mode{sandbox.ReadOnly, sandbox.WorkspaceWrite, sandbox.GitWrite, sandbox.DangerFullAccess} {
+		for _, p := range attacks {
+			t.Run(string(mode)+"/"+p, func(t *testing.T) {
+				ws, _ := filepath.EvalSymlinks(t.TempDir())
+				for _, d := range []string{".git/hooks", ".git/modules/sub", "vendor"} {
+					if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+						t.Fatal(err)
+					}
+				}
+				s := newSet(testHost(), Config{Workspace: ws, Mode: mode})
+				ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s"})
+				_, err := call(t, s.write(), ctx, WriteIn{FilePath: p, Content: "[core]\n\tfsmonitor = evil\n"})
+				if code(err) != tools.CodeSandboxDenied {
+					t.Fatalf("got %v, want SANDBOX_DENIED", err)
+				}
+				if _, err := os.Stat(filepath.Join(ws, p)); err == nil && p != "vendor/.git" {
+					t.Fatalf("%s was written", p)
+				}
+			})
+		}
+	}
+}

@@ -135,6 +135,9 @@ func (s *set) fileOp(ctx context.Context, mode sandbox.Mode, op string, req prot
 		return resp, &sandbox.GuestError{Err: fmt.Errorf("%s answered exit %d, %q: %v", op, o.ExitCode, truncate(string(o.Stdout)+string(o.Stderr), 300), err)}
 	}
 	if resp.Error != nil {
+		if resp.Error.Code == proto.ErrIO && o.QuotaHit {
+			return resp, tools.Errorf(tools.CodeSandboxDenied, "%s: %s", req.Path, o.Note)
+		}
 		return resp, fileError(req.Path, resp.Error)
 	}
 	return resp, nil

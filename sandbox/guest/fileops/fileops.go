@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
@@ -63,6 +64,8 @@ func fromErr(p string, err error) proto.FileResponse {
 		return failf(proto.ErrNotFound, "%s does not exist", p)
 	case errors.Is(err, fs.ErrPermission):
 		return failf(proto.ErrPermission, "permission denied for %s", p)
+	case errors.Is(err, syscall.EROFS):
+		return failf(proto.ErrPermission, "%s is read-only here", p)
 	case errors.Is(err, fs.ErrExist):
 		return failf(proto.ErrExists, "%s already exists", p)
 	}
