@@ -13,6 +13,7 @@ import (
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
+	"github.com/ptc-dev/ptc/runtime/mcp"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
@@ -27,6 +28,7 @@ type runFlags struct {
 	// given lists the settings flags the user typed (they override the
 	// recorded settings on resume).
 	given []session.Field
+	mcp   mcpFlags
 }
 
 // settingFlags names the flag of each setting.
@@ -52,6 +54,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&s.ContextWindow, "context-window", 0, "the model's context window in tokens (0: the model table's, see $PTC_HOME/models.yaml)")
 	fl.BoolVar(&s.NoCompact, "no-compact", false, "never prune or compact the context automatically (ptc session compact still works)")
 	fl.StringVar(&f.resume, "resume", "", "continue the session with this id (or a unique prefix of it); the flags given replace its recorded settings")
+	f.mcp.register(cmd)
 	cmd.PreRun = func(c *cobra.Command, _ []string) {
 		f.given = nil
 		for name, field := range settingFlags {
@@ -67,6 +70,7 @@ type app struct {
 	home     *harness.Home
 	sess     *harness.Session
 	homeFlag string
+	mcp      *mcp.Manager // the MCP servers; nil when none runs
 }
 
 // openApp opens the home and creates or resumes the session (repairing an
@@ -94,6 +98,8 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	if os.Getenv("PTC_TEST_TOOLS") != "" {
 		opts.Toolset = sleepToolset
 	}
+	source := &mcpSource{}
+	opts.ToolSource = source
 	sess, err := harness.Open(ctx, home, opts)
 	if err != nil {
 		home.Close()
@@ -108,7 +114,14 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	for _, n := range sess.Notices() {
 		fmt.Fprintln(os.Stderr, "ptc: note:", n)
 	}
-	return &app{home: home, sess: sess, homeFlag: f.home}, nil
+	m, err := startMCP(ctx, home, harness.MCPOptions{Workspace: sess.Settings().Workspace, Configs: f.mcp.configs, Answerer: opts.Answerer})
+	if err != nil {
+		return nil, errors.Join(err, sess.Close(), home.Close())
+	}
+	if m != nil {
+		source.attach(m)
+	}
+	return &app{home: home, sess: sess, homeFlag: f.home, mcp: m}, nil
 }
 
 // ID is the session id.
@@ -135,9 +148,14 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// Close makes the log durable and releases the session and the home.
+// Close makes the log durable, stops the MCP servers and releases the
+// session and the home.
 func (a *app) Close() error {
-	return errors.Join(a.sess.Close(), a.home.Close())
+	err := a.sess.Close()
+	if a.mcp != nil {
+		err = errors.Join(err, a.mcp.Close())
+	}
+	return errors.Join(err, a.home.Close())
 }
 
 // testRetry is the hidden PTC_TEST_RETRY_DELAY: retries with a fixed
