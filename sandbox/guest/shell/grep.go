@@ -22,7 +22,7 @@ var grepCommands = map[string]builtinFunc{
 }
 
 var grepSpec = flagSpec{
-	short:   "rRnilLcvEFGPwxHhoqse:f:A:B:C:m:",
+	short:   "rRnilLcvEFGPwxHhoqse:f:A:B:C:m:IaZUb",
 	permute: true,
 	long: map[string]string{
 		"include=": "include", "exclude=": "exclude", "exclude-dir=": "exclude-dir",
@@ -30,6 +30,11 @@ var grepSpec = flagSpec{
 		"files-with-matches": "l", "invert-match": "v", "word-regexp": "w",
 		"extended-regexp": "E", "fixed-strings": "F", "quiet": "q", "only-matching": "o",
 		"with-filename": "H", "no-filename": "h", "regexp=": "e", "max-count=": "m", "perl-regexp": "P",
+		"after-context=": "A", "before-context=": "B", "context=": "C", "basic-regexp": "G", "file=": "f",
+		"no-messages": "s", "files-without-match": "L", "dereference-recursive": "R", "line-regexp": "x",
+		"text": "a", "null": "Z", "byte-offset": "b", "binary": "U", "binary-files=": "binary-files",
+		// accepted and ignored: output is never a terminal
+		"color": "color", "colour": "color", "line-buffered": "line-buffered",
 	},
 }
 
@@ -191,6 +196,7 @@ type grepRun struct {
 	starts      []int          // line starts in buf, reused across files
 	num         [20]byte       // formats line numbers
 	lineNumbers bool
+	matchOff    int // with -o -b, where the printed match starts in its line
 	names       nameMode
 	matched     bool
 	maxN        int
@@ -462,7 +468,10 @@ func lineAt(data []byte, starts []int, i int) []byte {
 
 func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 	o, w := g.o, g.w
-	binary := bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
+	binary := !o.has("a") && o.val("binary-files") != "text" && bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
+	if binary && (o.has("I") || o.val("binary-files") == "without-match") {
+		return nil
+	}
 	prefix := ""
 	if g.names == namesAlways || g.names == namesInDirs && inDir {
 		prefix = name
@@ -512,7 +521,9 @@ func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 			continue
 		}
 		if binary {
-			fmt.Fprintf(w, "Binary file %s matches\n", name)
+			// GNU grep 3.5+ says so on stderr, in these words
+			w.Flush()
+			fmt.Fprintf(g.c.stderr, "grep: %s: binary file matches\n", name)
 			return nil
 		}
 		if g.before > 0 || g.after > 0 {
@@ -525,9 +536,13 @@ func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 			}
 		}
 		if o.has("o") && !o.has("v") {
-			for _, m := range g.re.FindAll(line, -1) {
-				g.printLine(prefix, i+1, m, ':')
+			for _, m := range g.re.FindAllIndex(line, -1) {
+				if m[1] > m[0] {
+					g.matchOff = m[0]
+					g.printLine(prefix, i+1, line[m[0]:m[1]], ':')
+				}
 			}
+			g.matchOff = 0
 		} else {
 			g.printLine(prefix, i+1, line, ':')
 		}
@@ -537,11 +552,11 @@ func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 	case o.has("q"):
 	case o.has("l"):
 		if count > 0 {
-			fmt.Fprintln(w, name)
+			w.WriteString(name + g.nameEnd("\n"))
 		}
 	case o.has("L"):
 		if count == 0 {
-			fmt.Fprintln(w, name)
+			w.WriteString(name + g.nameEnd("\n"))
 		}
 	case o.has("c"):
 		if prefix != "" {
@@ -564,14 +579,26 @@ func (g *grepRun) match(line []byte) bool {
 
 func quietOutput(o *opts) bool { return o.has("q") || o.has("l") || o.has("L") || o.has("c") }
 
+// nameEnd is what follows a file name: NUL with -Z, else sep.
+func (g *grepRun) nameEnd(sep string) string {
+	if g.o.has("Z") {
+		return "\x00"
+	}
+	return sep
+}
+
 func (g *grepRun) printLine(prefix string, n int, text []byte, sep byte) {
 	bw := g.w
 	if prefix != "" {
 		bw.WriteString(prefix)
-		bw.WriteByte(sep)
+		bw.WriteString(g.nameEnd(string(sep)))
 	}
 	if g.lineNumbers {
 		bw.Write(strconv.AppendInt(g.num[:0], int64(n), 10))
+		bw.WriteByte(sep)
+	}
+	if g.o.has("b") {
+		bw.Write(strconv.AppendInt(g.num[:0], int64(g.starts[n-1]+g.matchOff), 10))
 		bw.WriteByte(sep)
 	}
 	bw.Write(text)

@@ -12,7 +12,7 @@ import (
 // library's *regexp.Regexp (BRE, ERE, fixed strings) or pcreMatcher (-P).
 type grepMatcher interface {
 	Match(b []byte) bool
-	FindAll(b []byte, n int) [][]byte
+	FindAllIndex(b []byte, n int) [][]int
 }
 
 // pcreTimeout bounds one match of a -P pattern: backtracking engines can
@@ -64,16 +64,10 @@ func (p *pcreMatcher) Match(b []byte) bool {
 	return ok
 }
 
-func (p *pcreMatcher) FindAll(b []byte, n int) [][]byte {
+func (p *pcreMatcher) FindAllIndex(b []byte, n int) [][]int {
 	idx, err := p.re.FindAllStringIndex(string(b), n)
 	if err != nil && p.err == nil {
 		p.err = errPCRELimit
 	}
-	out := make([][]byte, 0, len(idx))
-	for _, m := range idx {
-		if m[1] > m[0] {
-			out = append(out, b[m[0]:m[1]])
-		}
-	}
-	return out
+	return idx
 }
