@@ -167,10 +167,14 @@ func (c *cmd) runChild(inv *invocation) int {
 		return 126
 	}
 	ctx := context.WithValue(c.ctx, shellDepthKey{}, depth+1)
-	file, err := syntax.NewParser().Parse(strings.NewReader(inv.command), inv.name)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "%s: %v\n", inv.name, err)
-		return 2
+	file, synErr := parseBash(inv.command, inv.name)
+	status := 0
+	if synErr != nil {
+		if inv.noExec {
+			fmt.Fprintf(c.stderr, "%s: %v\n", inv.name, synErr)
+			return 2
+		}
+		file, status = parsePrefix(inv.command, inv.name, synErr)
 	}
 	if inv.noExec {
 		return 0
@@ -192,11 +196,21 @@ func (c *cmd) runChild(inv *invocation) int {
 	if err := interp.StdIO(c.stdin, c.stdout, c.stderr)(r); err != nil {
 		return c.fail("%v", err)
 	}
-	st, err := exitCode(r.Run(ctx, file))
-	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		fmt.Fprintf(c.stderr, "%s: %v\n", c.name, err)
+	st := 0
+	if file != nil {
+		st, err = exitCode(r.Run(ctx, file))
+		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			fmt.Fprintf(c.stderr, "%s: %v\n", c.name, err)
+		}
 	}
-	return st
+	if synErr == nil || r.Exited() {
+		return st
+	}
+	fmt.Fprintf(c.stderr, "%s: %v\n", inv.name, synErr)
+	if status < 0 {
+		return st
+	}
+	return status
 }
 
 // exportedEnv is the environment a new process sees: the exported string
@@ -271,4 +285,64 @@ func shebang(script string) (prog string, ok bool) {
 		}
 	}
 	return prog, true
+}
+
+// parseBash parses a script and rejects what bash's grammar refuses but
+// mvdan.cc/sh accepts: a function whose body is not a compound command
+// (f() ls). Bash fails such a script with a syntax error before running
+// any of it; running it instead would quietly do something else.
+func parseBash(src, name string) (*syntax.File, error) {
+	file, err := syntax.NewParser().Parse(strings.NewReader(src), name)
+	if err != nil {
+		return nil, err
+	}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		fd, ok := n.(*syntax.FuncDecl)
+		if !ok || err != nil || fd.Body == nil {
+			return err == nil
+		}
+		switch fd.Body.Cmd.(type) {
+		case *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+			*syntax.CaseClause, *syntax.TestClause, *syntax.ArithmCmd:
+		default:
+			err = fmt.Errorf("%s: syntax error: the body of function %s must be a compound command ({ ...; })", fd.Body.Pos(), fd.Name.Value)
+		}
+		return err == nil
+	})
+	return file, err
+}
+
+// parsePrefix is what bash runs of a script with a syntax error: bash
+// reads and runs a script a command at a time, so the complete lines
+// before the error run, then the error ends the shell. It returns those
+// lines parsed (nil when there are none) and the status to exit with:
+// 2, or 1 for an arithmetic expression (bash checks those only at run
+// time), or -1 to keep the last command's status, as bash does after a
+// malformed [[ ]].
+func parsePrefix(src, name string, err error) (*syntax.File, int) {
+	status := 2
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "arithmetic") || strings.Contains(msg, "floating point"):
+		status = 1
+	case strings.Contains(msg, "test operator") || strings.Contains(msg, "[[") || strings.Contains(msg, "must be followed by a word"):
+		status = -1
+	}
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) || pe.Pos.Line() <= 1 {
+		return nil, status
+	}
+	cut := 0
+	for line := 1; line < int(pe.Pos.Line()); line++ {
+		i := strings.IndexByte(src[cut:], '\n')
+		if i < 0 {
+			return nil, status
+		}
+		cut += i + 1
+	}
+	file, perr := parseBash(src[:cut], name)
+	if perr != nil || len(file.Stmts) == 0 {
+		return nil, status
+	}
+	return file, status
 }

@@ -13,7 +13,6 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Shell is one interpreter whose state (cwd, variables, functions) lives
@@ -81,20 +80,39 @@ func (devNull) Close() error                { return nil }
 // shell would. The returned error is non-nil only when the interpreter
 // itself failed (for example the context ended).
 func (s *Shell) Run(ctx context.Context, command string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	file, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-	if err != nil {
-		fmt.Fprintf(stderr, "sh: %v\n", err)
-		return 2, nil
-	}
-	defer runningScript(file)()
+	file, err := parseBash(command, "")
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}
 	if err := interp.StdIO(stdin, stdout, stderr)(s.runner); err != nil {
 		return 1, err
 	}
-	err = s.runner.Run(ctx, file)
-	return exitCode(err)
+	if err != nil {
+		return s.runUntilSyntaxError(ctx, command, err, stderr)
+	}
+	defer runningScript(file)()
+	return exitCode(s.runner.Run(ctx, file))
+}
+
+// runUntilSyntaxError runs the lines before a syntax error, as bash does,
+// then reports the error.
+func (s *Shell) runUntilSyntaxError(ctx context.Context, command string, synErr error, stderr io.Writer) (int, error) {
+	prefix, st := parsePrefix(command, "", synErr)
+	last := 0
+	if prefix != nil {
+		done := runningScript(prefix)
+		var err error
+		last, err = exitCode(s.runner.Run(ctx, prefix))
+		done()
+		if err != nil || s.runner.Exited() {
+			return last, err
+		}
+	}
+	fmt.Fprintf(stderr, "sh: %v\n", synErr)
+	if st < 0 {
+		return last, nil
+	}
+	return st, nil
 }
 
 // Exited reports whether the script ran `exit`; a persistent caller should

@@ -258,6 +258,8 @@ type lvalue struct {
 	index   int64 // the element, negative ones already resolved
 	assoc   bool  // a key of an associative array
 	key     string
+	// badIndex is a negative subscript beyond the first element.
+	badIndex string
 }
 
 // lvalue recognises a word that names a place: a bare name or a[i]. ok is
@@ -296,7 +298,7 @@ func (a *arithEval) lvalue(w *syntax.Word) (*lvalue, bool, error) {
 			list, indexes = []string{vr.Str}, nil
 		}
 		if i += int64(internal.IndexedMax(list, indexes)) + 1; i < 0 {
-			return nil, true, a.fail("bad array subscript", arithString(pe.Index))
+			lv.badIndex = arithString(pe.Index) // reads as 0, assignments fail
 		}
 	}
 	lv.indexed, lv.index = true, i
@@ -304,6 +306,9 @@ func (a *arithEval) lvalue(w *syntax.Word) (*lvalue, bool, error) {
 }
 
 func (a *arithEval) load(lv *lvalue) (int64, error) {
+	if lv.badIndex != "" {
+		return 0, nil
+	}
 	if !lv.indexed && !lv.assoc {
 		return a.variable(lv.name)
 	}
@@ -328,6 +333,9 @@ func (a *arithEval) load(lv *lvalue) (int64, error) {
 }
 
 func (a *arithEval) store(lv *lvalue, n int64) error {
+	if lv.badIndex != "" {
+		return a.fail("bad array subscript", lv.badIndex)
+	}
 	wenv, ok := a.cfg.Env.(WriteEnviron)
 	if !ok {
 		return fmt.Errorf("environment is read-only")

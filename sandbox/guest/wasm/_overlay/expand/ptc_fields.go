@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -244,7 +245,14 @@ func (s *splitter) dblQuoted(dq *syntax.DblQuoted) error {
 // paramExp adds an unquoted parameter expansion.
 func (s *splitter) paramExp(pe *syntax.ParamExp) error {
 	cfg := s.cfg
-	if elems, ok := cfg.unquotedElemFields(pe); ok {
+	elems, ok, err := cfg.unquotedListOps(pe)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		elems, ok = cfg.unquotedElemFields(pe)
+	}
+	if ok {
 		for j, e := range elems {
 			if j > 0 {
 				s.softBoundary()
@@ -360,4 +368,115 @@ func (cfg *Config) dquoteParamWord(pe *syntax.ParamExp) (parts []fieldPart, val 
 		}
 	}
 	return parts, "", true, nil
+}
+
+// quoteQ is ${x@Q}: the value in single quotes, or in $'...' when it
+// holds control characters, as bash quotes it (upstream quoted as little
+// as possible, so ${x@Q} of x was x rather than 'x').
+func quoteQ(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			return dollarQuote(s)
+		}
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func dollarQuote(s string) string {
+	var sb strings.Builder
+	sb.WriteString("$'")
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '\\':
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		case '\n':
+			sb.WriteString(`\n`)
+		case '\t':
+			sb.WriteString(`\t`)
+		case '\r':
+			sb.WriteString(`\r`)
+		case 0x1b:
+			sb.WriteString(`\E`)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&sb, `\%03o`, c)
+			} else {
+				sb.WriteByte(c)
+			}
+		}
+	}
+	sb.WriteByte('\'')
+	return sb.String()
+}
+
+// elemOps applies an operator of ${a[@]@X} to each element: Q, E, U, u,
+// L and a act per element in bash (upstream applied them to the joined
+// string).
+func (cfg *Config) elemOps(op string, elems []string, vr Variable) []string {
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		switch op {
+		case "Q":
+			out[i] = quoteQ(e)
+		case "U":
+			out[i] = strings.ToUpper(e)
+		case "L":
+			out[i] = strings.ToLower(e)
+		case "u":
+			rs := []rune(e)
+			if len(rs) > 0 {
+				rs[0] = unicode.ToUpper(rs[0])
+			}
+			out[i] = string(rs)
+		case "a":
+			out[i] = vr.Flags()
+		case "E":
+			out[i], _, _ = Format(cfg, e, nil)
+		default:
+			out[i] = e
+		}
+	}
+	return out
+}
+
+// unquotedListOps returns the elements of an unquoted list expansion with
+// an operator that applies element by element (${a[@]#x}, ${a[@]/x/y},
+// ${a[@]^^}, ${a[@]@Q}...).
+func (cfg *Config) unquotedListOps(pe *syntax.ParamExp) ([]string, bool, error) {
+	if pe.Excl || pe.Length || pe.Width || pe.IsSet || (pe.Repl == nil && pe.Exp == nil) {
+		return nil, false, nil
+	}
+	if pe.Exp != nil {
+		switch pe.Exp.Op {
+		case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix,
+			syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll, syntax.OtherParamOps:
+		default:
+			return nil, false, nil
+		}
+	}
+	elems, _, ok := cfg.listElems(pe)
+	if !ok {
+		return nil, false, nil
+	}
+	elems, err := cfg.perElemOps(pe, elems)
+	return elems, true, err
+}
+
+// indirectElem expands ${!ref} where ref holds an element reference like
+// A[k] or a[1+1]: the text is parsed as ${A[k]} and expanded.
+func (cfg *Config) indirectElem(ref string) (string, error) {
+	name, _, _ := strings.Cut(ref, "[")
+	if !syntax.ValidName(name) {
+		return "", fmt.Errorf("%s: invalid variable name", ref)
+	}
+	w, err := syntax.NewParser().Document(strings.NewReader("${" + ref + "}"))
+	if err != nil || w == nil || len(w.Parts) != 1 {
+		return "", fmt.Errorf("%s: bad substitution", ref)
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok {
+		return "", fmt.Errorf("%s: bad substitution", ref)
+	}
+	return cfg.paramExp(pe)
 }

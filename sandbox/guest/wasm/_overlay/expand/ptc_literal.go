@@ -4,6 +4,7 @@
 package expand
 
 import (
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -53,4 +54,25 @@ func unescapeLits(parts []syntax.WordPart) []syntax.WordPart {
 		return parts
 	}
 	return out
+}
+
+// Regexp expands the right side of [[ x =~ re ]]: quoted parts match
+// literally (they are escaped), unquoted ones are regex syntax, their
+// backslashes included. Upstream removed the quotes and the backslashes,
+// so [[ x =~ "a.b" ]] matched "axb" and \[\] was no longer a literal [].
+func Regexp(cfg *Config, word *syntax.Word) (string, error) {
+	cfg = prepareConfig(cfg)
+	field, err := cfg.wordField(word.Parts, quoteNone)
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	for _, part := range field {
+		if part.quote > quoteNone {
+			sb.WriteString(regexp.QuoteMeta(part.val))
+		} else {
+			sb.WriteString(part.val)
+		}
+	}
+	return sb.String(), nil
 }

@@ -34,6 +34,12 @@ type ptcRunner struct {
 	// traceErr is where set -x writes: the shell's stderr before the
 	// current statement's own redirections, as in bash.
 	traceErr io.Writer
+	// shopts and setOpts hold the bash options the interpreter does not
+	// implement, once changed (ptc_shopt.go); they are copied on write.
+	shopts, setOpts map[string]bool
+	// softArith makes arithmetic errors in expansions fail the command
+	// instead of the shell, as inside [[ ]].
+	softArith bool
 	// varFDs are descriptors {var}> opened in the current statement; they
 	// stay open after it, as in bash.
 	varFDs []int
@@ -301,7 +307,10 @@ func (r *Runner) ptcRedir(ctx context.Context, rd *syntax.Redirect) (io.Closer, 
 	case syntax.DplIn, syntax.DplOut:
 		return r.dup(ctx, rd, fd)
 	}
-	arg := r.literal(rd.Word)
+	arg, err := r.redirWord(rd.Word)
+	if err != nil {
+		return nil, err
+	}
 	var flags int
 	switch rd.Op {
 	case syntax.RdrIn:
@@ -336,6 +345,18 @@ func (r *Runner) ptcRedir(ctx context.Context, rd *syntax.Redirect) (io.Closer, 
 	return r.place(fd, o, f)
 }
 
+// redirWord expands the target of a redirection, which must be one word
+// after splitting and globbing, as in bash.
+func (r *Runner) redirWord(w *syntax.Word) (string, error) {
+	fields := r.fields(w)
+	if len(fields) != 1 {
+		var sb strings.Builder
+		syntax.NewPrinter().Print(&sb, w)
+		return "", fmt.Errorf("%s: ambiguous redirect", sb.String())
+	}
+	return fields[0], nil
+}
+
 // place puts a newly opened file on descriptor fd.
 func (r *Runner) place(fd int, o fdObj, c io.Closer) (io.Closer, error) {
 	if fd > 2 {
@@ -353,7 +374,10 @@ func (r *Runner) place(fd int, o fdObj, c io.Closer) (io.Closer, error) {
 // dup performs N>&M, N<&M, N>&M- (move) and N>&- (close); >&word with a
 // word that is not a number sends stdout and stderr to that file.
 func (r *Runner) dup(ctx context.Context, rd *syntax.Redirect, fd int) (io.Closer, error) {
-	arg := r.literal(rd.Word)
+	arg, err := r.redirWord(rd.Word)
+	if err != nil {
+		return nil, err
+	}
 	if arg == "-" {
 		switch fd {
 		case 0:
@@ -526,5 +550,5 @@ func (r *Runner) endProcSubsts(from int) {
 
 // cloneForSubshell copies ptc's state into a subshell.
 func (p *ptcRunner) cloneForSubshell() ptcRunner {
-	return ptcRunner{fds: p.cloneFDs(), funcDepth: p.funcDepth}
+	return ptcRunner{fds: p.cloneFDs(), funcDepth: p.funcDepth, shopts: p.shopts, setOpts: p.setOpts}
 }

@@ -1,0 +1,80 @@
+// This file is ptc's, not mvdan.cc/sh's: the sandbox guest build adds it
+// to the interp package (see sandbox/guest/wasm/gen).
+
+package interp
+
+import (
+	"strconv"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ptcBreak is break and continue. A bad count is fatal, as in bash;
+// upstream printed a usage line and let the loop go on, so `break $x`
+// with a bad $x looped until the timeout.
+func (r *Runner) ptcBreak(name string, args []string) exitStatus {
+	var exit exitStatus
+	if !r.inLoop {
+		r.errf("%s: only meaningful in a `for', `while', or `until' loop\n", name)
+		return exit
+	}
+	n := 1
+	switch len(args) {
+	case 0:
+	case 1:
+		v, err := strconv.Atoi(args[0])
+		if err != nil {
+			r.errf("%s: %s: numeric argument required\n", name, args[0])
+			exit.code, exit.exiting = 128, true
+			return exit
+		}
+		if v < 1 {
+			r.errf("%s: %s: loop count out of range\n", name, args[0])
+			exit.code = 1
+			return exit
+		}
+		n = v
+	default:
+		r.errf("%s: too many arguments\n", name)
+		exit.code, exit.exiting = 1, true
+		return exit
+	}
+	if name == "break" {
+		r.breakEnclosing = n
+	} else {
+		r.contnEnclosing = n
+	}
+	return exit
+}
+
+func (r *Runner) lastPipe() bool {
+	on, _ := r.shoptValue("lastpipe")
+	return on
+}
+
+// stageStatuses is the statuses of the stages of the left side of a
+// pipe: all of them when it is itself a pipeline.
+func stageStatuses(r2 *Runner, x *syntax.Stmt) []int {
+	if b, ok := x.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !x.Negated {
+		if vr := r2.lookupVar("PIPESTATUS"); vr.Kind == expand.Indexed {
+			out := make([]int, 0, len(vr.List)+1)
+			for _, s := range vr.List {
+				n, _ := strconv.Atoi(s)
+				out = append(out, n)
+			}
+			return out
+		}
+	}
+	return []int{int(r2.exit.code)}
+}
+
+// setPipeStatus sets PIPESTATUS, as bash does after every pipeline (a
+// simple command is a pipeline of one).
+func (r *Runner) setPipeStatus(codes []int) {
+	list := make([]string, len(codes))
+	for i, c := range codes {
+		list[i] = strconv.Itoa(c)
+	}
+	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: list})
+}
