@@ -30,7 +30,7 @@ func (l *logged) Emit(typ string, data any) error {
 
 func newLogged(root bool) *logged {
 	l := &logged{}
-	l.k = NewKeeper(root, func() string { return "abc" })
+	l.k = NewKeeper(root)
 	return l
 }
 
@@ -66,7 +66,7 @@ func TestWhoMayChangeAGoal(t *testing.T) {
 		l.turn(false)
 		res := l.call(t, CreateName, `{"objective":"make the tests pass","max_rounds":5}`)
 		g, ok := l.k.Goal()
-		if res.IsError || !ok || g.Status != session.GoalActive || g.MaxRounds != 5 || g.Revision != 1 || g.ID != "goal-abc" {
+		if res.IsError || !ok || g.Status != session.GoalActive || g.MaxRounds != 5 || g.Revision != 1 || g.ID != "goal-1" {
 			t.Fatalf("%q %+v", res.Content, g)
 		}
 		c := decode(t, l.events[len(l.events)-1])
@@ -164,7 +164,7 @@ func TestReportingAGoal(t *testing.T) {
 		l := setup(0)
 		g, _ := l.k.Goal()
 		g.Revision++
-		if res := l.call(t, UpdateName, update(g, "complete", "")); !res.IsError || !strings.Contains(res.Content, "revision 1 (you sent goal-abc at revision 2)") {
+		if res := l.call(t, UpdateName, update(g, "complete", "")); !res.IsError || !strings.Contains(res.Content, "revision 1 (you sent goal-1 at revision 2)") {
 			t.Fatalf("%q", res.Content)
 		}
 	})
@@ -214,7 +214,7 @@ func TestRoundsAndTheCap(t *testing.T) {
 		t.Fatalf("%+v", g)
 	}
 	t.Run("a restored keeper continues where the log left off", func(t *testing.T) {
-		k := NewKeeper(true, nil)
+		k := NewKeeper(true)
 		if err := k.Restore(l.events); err != nil {
 			t.Fatal(err)
 		}

@@ -52,19 +52,19 @@ type Emit func(eventType string, data any) error
 // session (depth 0): in a subagent the agent can never create a goal. It
 // is safe for concurrent use.
 type Keeper struct {
-	root  bool
-	newID func() string
+	root bool
 
 	commitMu sync.Mutex // orders a change with its event
 	mu       sync.Mutex // guards the fields below
 	goal     *session.Goal
+	created  int    // goals created in the session (they are named goal-1, goal-2…)
 	turn     string // the kind of the running turn, "" between turns
 	round    bool   // a goal/round was logged: the next turn is a round
 }
 
 // NewKeeper returns the keeper of a session without a goal.
-func NewKeeper(root bool, newID func() string) *Keeper {
-	return &Keeper{root: root, newID: newID}
+func NewKeeper(root bool) *Keeper {
+	return &Keeper{root: root}
 }
 
 // Restore folds a session's events into the keeper (on open).
@@ -79,6 +79,9 @@ func (k *Keeper) Restore(events []session.Event) error {
 			g := c.Goal
 			k.mu.Lock()
 			k.goal = &g
+			if e.Type == session.TypeGoalCreate {
+				k.created++
+			}
 			k.mu.Unlock()
 		case session.TypeGoalRound:
 			var r session.GoalRound
@@ -166,11 +169,12 @@ func (k *Keeper) Change(emit Emit, req Request) (session.Goal, error) {
 		return session.Goal{}, err
 	}
 	k.goal = &next
-	k.mu.Unlock()
 	typ := session.TypeGoalUpdate
 	if req.Action == ActionCreate {
 		typ = session.TypeGoalCreate
+		k.created++
 	}
+	k.mu.Unlock()
 	data := session.GoalChange{Goal: next, Action: req.Action, By: req.By, CallID: req.CallID}
 	if req.By == ByAgent {
 		data.Turn = turn
@@ -178,6 +182,9 @@ func (k *Keeper) Change(emit Emit, req Request) (session.Goal, error) {
 	if err := emit(typ, data); err != nil {
 		k.mu.Lock()
 		k.goal = prev
+		if typ == session.TypeGoalCreate {
+			k.created--
+		}
 		k.mu.Unlock()
 		return session.Goal{}, fmt.Errorf("the goal change could not be recorded: %w", err)
 	}
@@ -272,7 +279,7 @@ func (k *Keeper) create(req Request) (session.Goal, error) {
 	if err := checkMax(max); err != nil {
 		return session.Goal{}, err
 	}
-	return session.Goal{ID: "goal-" + k.newID(), Objective: obj, MaxRounds: max, Status: session.GoalActive, Revision: 1}, nil
+	return session.Goal{ID: fmt.Sprintf("goal-%d", k.created+1), Objective: obj, MaxRounds: max, Status: session.GoalActive, Revision: 1}, nil
 }
 
 // transition changes g as req's action says, or refuses.
