@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/ptc-dev/ptc/sandbox/internal/testguest"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
 
@@ -190,4 +193,52 @@ func timeRuns(b *testing.B, run func() error) {
 		d = append(d, time.Since(start))
 	}
 	reportPercentiles(b, d)
+}
+
+// BenchmarkDeepTree walks and removes a chain of nested directories
+// through the guest, at several depths: the cost per level should stay
+// nearly flat (the directory cache keeps each path op at a few system
+// calls; what grows is only the path strings themselves).
+func BenchmarkDeepTree(b *testing.B) {
+	wasm := testguest.Shell(b)
+	h := NewHost(Config{Guest: func() []byte { return wasm }})
+	defer h.Close(context.Background())
+	for _, depth := range []int{500, 1000, 2000, 4000} {
+		for _, cmd := range []string{"find . -name nothing", "rm -rf d"} {
+			b.Run(fmt.Sprintf("%s/%d", strings.Fields(cmd)[0], depth), func(b *testing.B) {
+				ws := b.TempDir()
+				for b.Loop() {
+					b.StopTimer()
+					chain(b, ws, depth)
+					b.StartTimer()
+					o, err := h.Run(context.Background(), ws, WorkspaceWrite, proto.Request{Op: proto.OpShell, Command: cmd})
+					if err != nil || o.ExitCode != 0 {
+						b.Fatalf("%v exit %d %s", err, o.ExitCode, o.Stderr)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(depth), "µs/level")
+			})
+		}
+	}
+}
+
+// chain makes ws/d/d/... depth levels deep (by descriptors: the path is
+// longer than PATH_MAX), if it is not there yet.
+func chain(b *testing.B, ws string, depth int) {
+	fd, err := unix.Open(ws, unix.O_PATH|unix.O_DIRECTORY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < depth; i++ {
+		if err := unix.Mkdirat(fd, "d", 0o755); err != nil && err != unix.EEXIST {
+			b.Fatal(err)
+		}
+		next, err := unix.Openat(fd, "d", unix.O_PATH|unix.O_DIRECTORY, 0)
+		unix.Close(fd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fd = next
+	}
+	unix.Close(fd)
 }
