@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/tetratelabs/wazero/sys"
 
@@ -18,6 +19,7 @@ const (
 	ExitTimedOut    = 124 // the context deadline ended the command (as timeout(1))
 	ExitStopped     = 125 // output limit reached or the context was cancelled
 	ExitOutOfMemory = 137 // the guest exhausted its memory limit
+	ExitCrashed     = 134 // the guest trapped (a bug in the sandbox shell), as SIGABRT would
 )
 
 // Outcome is what one command produced. A command that failed, timed out
@@ -144,11 +146,26 @@ func (h *Host) call(ctx context.Context, in *instance, key poolKey, opts callOpt
 	o := Outcome{}
 	o.Stdout, o.Stderr, o.Truncated = out.result()
 	o, err = h.settle(ctx, o, res, callErr)
+	var ge *GuestError
+	if errors.As(err, &ge) && req.Op == proto.OpShell {
+		o, err = crashed(o, ge), nil
+	}
 	if in.fs.TakeQuotaHit() {
 		o.QuotaHit = true
 		o.Note = joinNote(o.Note, quotaRoom(in.fs)+"; remove files the session made, or ask the user for a larger quota")
 	}
 	return o, err
+}
+
+// crashed is the Outcome of a shell command during which the guest
+// trapped: a failed command (ExitCrashed) with the output it printed
+// before the trap and a note saying what happened, not a broken call, so
+// the model sees both and the host goes on. The instance is not reused.
+func crashed(o Outcome, ge *GuestError) Outcome {
+	msg, _, _ := strings.Cut(ge.Err.Error(), "\n")
+	o.ExitCode = ExitCrashed
+	o.Note = joinNote(o.Note, "the sandbox shell crashed ("+msg+"); the output above is what the command printed before it; the shell was restarted")
+	return o
 }
 
 // joinNote appends b to the note a.

@@ -62,7 +62,7 @@ func (s *Shell) Run(ctx context.Context, command string) (Outcome, error) {
 		s.in = in
 	}
 	o, err := s.h.call(ctx, s.in, s.key, s.opts, proto.Request{Op: proto.OpShell, Command: command, Persistent: true})
-	if err != nil || o.TimedOut || o.Truncated || o.ExitCode == ExitStopped || o.ExitCode == ExitOutOfMemory || s.in.mod.IsClosed() {
+	if err != nil || o.TimedOut || o.Truncated || o.ExitCode == ExitStopped || o.ExitCode == ExitOutOfMemory || o.ExitCode == ExitCrashed || s.in.mod.IsClosed() {
 		go s.in.release()
 		s.in = nil
 		o.Note = joinNote(o.Note, "the shell was restarted, so its state (cwd, variables) is lost")

@@ -19,7 +19,8 @@ import (
 // across Run calls; that is what a persistent sandbox shell needs. A Shell
 // is not safe for concurrent use.
 type Shell struct {
-	runner *interp.Runner
+	runner  *interp.Runner
+	crashed bool // a Run panicked; see recoverCrash
 }
 
 // New returns a Shell starting in dir with exactly env as its environment
@@ -79,7 +80,8 @@ func (devNull) Close() error                { return nil }
 // its exit status. A syntax error is reported on stderr with status 2, as a
 // shell would. The returned error is non-nil only when the interpreter
 // itself failed (for example the context ended).
-func (s *Shell) Run(ctx context.Context, command string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+func (s *Shell) Run(ctx context.Context, command string, stdin io.Reader, stdout, stderr io.Writer) (code int, err error) {
+	defer s.recoverCrash(stderr, &code)
 	file, err := parseBash(command, "")
 	if stdin == nil {
 		stdin = strings.NewReader("")
@@ -115,9 +117,30 @@ func (s *Shell) runUntilSyntaxError(ctx context.Context, command string, synErr 
 	return st, nil
 }
 
-// Exited reports whether the script ran `exit`; a persistent caller should
-// then start a fresh Shell.
-func (s *Shell) Exited() bool { return s.runner.Exited() }
+// ExitCrashed is the status of a command during which the interpreter
+// itself failed (a Go panic in the guest): what a shell reports for a
+// command killed by SIGABRT.
+const ExitCrashed = 134
+
+// recoverCrash turns a panic of the interpreter into a failed command:
+// the message goes to stderr after whatever the command printed, the
+// status is ExitCrashed, and the Shell counts as exited, since its state
+// may be half-updated. Without it the guest traps and the call's output
+// is lost. (A panic in a pipeline's other goroutines still traps; the
+// host reports that the same way.)
+func (s *Shell) recoverCrash(stderr io.Writer, code *int) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	s.crashed = true
+	fmt.Fprintf(stderr, "sh: the shell interpreter failed (%v); the output above is what ran before it; the shell's state was reset\n", p)
+	*code = ExitCrashed
+}
+
+// Exited reports whether the script ran `exit` (or the interpreter
+// failed); a persistent caller should then start a fresh Shell.
+func (s *Shell) Exited() bool { return s.crashed || s.runner.Exited() }
 
 // Dir is the interpreter's current directory.
 func (s *Shell) Dir() string { return s.runner.Dir }

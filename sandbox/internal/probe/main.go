@@ -198,6 +198,8 @@ func do(op string, a []string, req proto.Request) (string, int32) {
 	case "exit":
 		n, _ := strconv.Atoi(arg(0))
 		return "EXIT", int32(n)
+	case "panic": // the guest traps, as when the shell guest hits a bug
+		panic("probe: " + arg(0))
 	}
 	return "ERR unknown op " + op, 2
 }
