@@ -14,12 +14,43 @@ var columnCommands = map[string]builtinFunc{
 }
 
 func uniq(c *cmd, args []string) int {
-	o, err := flagSpec{short: "cdui", permute: true, long: map[string]string{"count": "c", "repeated": "d", "unique": "u", "ignore-case": "i"}}.parse(args)
+	o, err := flagSpec{short: "cduif:s:w:", permute: true, long: map[string]string{"count": "c", "repeated": "d", "unique": "u", "ignore-case": "i",
+		"skip-fields=": "f", "skip-chars=": "s", "check-chars=": "w"}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
+	var skipFields, skipChars, checkChars int
+	for _, f := range []struct {
+		flag string
+		dst  *int
+	}{{"f", &skipFields}, {"s", &skipChars}, {"w", &checkChars}} {
+		if v := o.val(f.flag); v != "" {
+			if *f.dst, err = strconv.Atoi(v); err != nil || *f.dst < 0 {
+				return c.fail("invalid number: '%s'", v)
+			}
+		}
+	}
 	lines, st := c.readLines(o.args[:min(len(o.args), 1)])
+	// key is the part of a line uniq compares: after -f fields (blanks then
+	// non-blanks each) and -s characters, at most -w characters.
+	key := func(l string) string {
+		for range skipFields {
+			l = strings.TrimLeft(l, " \t")
+			if i := strings.IndexAny(l, " \t"); i >= 0 {
+				l = l[i:]
+			} else {
+				l = ""
+			}
+		}
+		rs := []rune(l)
+		rs = rs[min(skipChars, len(rs)):]
+		if checkChars > 0 {
+			rs = rs[:min(checkChars, len(rs))]
+		}
+		return string(rs)
+	}
 	same := func(a, b string) bool {
+		a, b = key(a), key(b)
 		if o.has("i") {
 			return strings.EqualFold(a, b)
 		}
@@ -81,7 +112,8 @@ func inRanges(r [][2]int, n int) bool {
 }
 
 func cut(c *cmd, args []string) int {
-	o, err := flagSpec{short: "d:f:c:b:s", permute: true, long: map[string]string{"delimiter=": "d", "fields=": "f", "characters=": "c", "bytes=": "b", "only-delimited": "s"}}.parse(args)
+	o, err := flagSpec{short: "d:f:c:b:sn", permute: true, long: map[string]string{"delimiter=": "d", "fields=": "f", "characters=": "c", "bytes=": "b", "only-delimited": "s",
+		"complement": "complement", "output-delimiter=": "output-delimiter"}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
@@ -101,13 +133,18 @@ func cut(c *cmd, args []string) int {
 	if o.has("d") {
 		delim = o.val("d")
 	}
+	outDelim := delim
+	if o.has("output-delimiter") {
+		outDelim = o.val("output-delimiter")
+	}
+	keep := func(n int) bool { return inRanges(ranges, n) != o.has("complement") }
 	lines, st := c.readLines(o.args)
 	for _, l := range lines {
 		var out []string
 		if chars {
 			var b strings.Builder
 			for i, r := range []rune(l) {
-				if inRanges(ranges, i+1) {
+				if keep(i + 1) {
 					b.WriteRune(r)
 				}
 			}
@@ -121,11 +158,11 @@ func cut(c *cmd, args []string) int {
 			continue
 		}
 		for i, f := range strings.Split(l, delim) {
-			if inRanges(ranges, i+1) {
+			if keep(i + 1) {
 				out = append(out, f)
 			}
 		}
-		fmt.Fprintln(c.stdout, strings.Join(out, delim))
+		fmt.Fprintln(c.stdout, strings.Join(out, outDelim))
 	}
 	return st
 }

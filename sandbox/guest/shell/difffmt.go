@@ -166,6 +166,7 @@ func diff(c *cmd, args []string) int {
 	o, err := flagSpec{short: "uqNaU:rbwiBs", permute: true, long: map[string]string{
 		"brief": "q", "unified": "u", "recursive": "r", "new-file": "N", "text": "a", "ignore-all-space": "w",
 		"ignore-space-change": "b", "ignore-case": "i", "ignore-blank-lines": "B", "report-identical-files": "s",
+		"color": "color", // accepted and ignored: the output is never a terminal
 	}}.parse(args)
 	if err != nil {
 		c.usage(err)

@@ -400,7 +400,8 @@ func boolInt(b bool) int {
 }
 
 func sortCmd(c *cmd, args []string) int {
-	o, err := flagSpec{short: "bdfghinMrVk:t:uo:csz", permute: true, long: map[string]string{
+	o, err := flagSpec{short: "bdfghinMrVk:t:uo:cszS:T:", permute: true, long: map[string]string{
+		"buffer-size=": "S", "temporary-directory=": "T", "parallel=": "parallel", // accepted, no effect
 		"ignore-leading-blanks": "b", "dictionary-order": "d", "ignore-case": "f", "general-numeric-sort": "g",
 		"human-numeric-sort": "h", "numeric-sort": "n", "month-sort": "M", "reverse": "r", "version-sort": "V",
 		"key=": "k", "field-separator=": "t", "unique": "u", "output=": "o", "check": "c", "stable": "s", "zero-terminated": "z",

@@ -145,8 +145,11 @@ func countArg(c *cmd, o *opts, def int) (n int, fromStart bool, ok bool) {
 	return n, fromStart, true
 }
 
+// headLong are the long options head and tail share.
+var headLong = map[string]string{"lines=": "n", "bytes=": "c", "quiet": "q", "silent": "q", "verbose": "v", "follow": "f"}
+
 func head(c *cmd, args []string) int {
-	o, err := flagSpec{short: "n:c:qv", numeric: "n", permute: true}.parse(args)
+	o, err := flagSpec{short: "n:c:qv", numeric: "n", permute: true, long: headLong}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
@@ -154,7 +157,7 @@ func head(c *cmd, args []string) int {
 	if !ok {
 		return 1
 	}
-	multi := len(o.args) > 1
+	multi := (len(o.args) > 1 || o.has("v")) && !o.has("q")
 	first := true
 	return c.forEachInput(o.args, func(name string, r io.Reader) error {
 		if multi {
@@ -193,7 +196,7 @@ func head(c *cmd, args []string) int {
 }
 
 func tail(c *cmd, args []string) int {
-	o, err := flagSpec{short: "n:c:qvf", numeric: "n", permute: true}.parse(args)
+	o, err := flagSpec{short: "n:c:qvfF", numeric: "n", permute: true, long: headLong}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
@@ -201,7 +204,7 @@ func tail(c *cmd, args []string) int {
 	if !ok {
 		return 1
 	}
-	multi := len(o.args) > 1
+	multi := (len(o.args) > 1 || o.has("v")) && !o.has("q")
 	first := true
 	return c.forEachInput(o.args, func(name string, r io.Reader) error {
 		if multi {
@@ -237,12 +240,12 @@ func tail(c *cmd, args []string) int {
 }
 
 func wc(c *cmd, args []string) int {
-	o, err := flagSpec{short: "lwcm", permute: true, long: map[string]string{"lines": "l", "words": "w", "bytes": "c", "chars": "m"}}.parse(args)
+	o, err := flagSpec{short: "lwcmL", permute: true, long: map[string]string{"lines": "l", "words": "w", "bytes": "c", "chars": "m", "max-line-length": "L"}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
 	show := []string{}
-	for _, f := range []string{"l", "w", "m", "c"} {
+	for _, f := range []string{"l", "w", "m", "c", "L"} {
 		if o.has(f) {
 			show = append(show, f)
 		}
@@ -264,8 +267,13 @@ func wc(c *cmd, args []string) int {
 			"w": len(strings.Fields(string(data))),
 			"c": len(data),
 			"m": len([]rune(string(data))),
+			"L": maxLineWidth(data),
 		}
 		for key, v := range k {
+			if key == "L" {
+				total[key] = max(total[key], v)
+				continue
+			}
 			total[key] += v
 		}
 		rows = append(rows, k)
@@ -288,6 +296,23 @@ func wc(c *cmd, args []string) int {
 		fmt.Fprintln(c.stdout, strings.Join(parts, " "))
 	}
 	return st
+}
+
+// maxLineWidth is wc -L: the widest line in columns, tabs to multiples
+// of 8.
+func maxLineWidth(data []byte) int {
+	widest, col := 0, 0
+	for _, r := range string(data) {
+		switch r {
+		case '\n', '\r', '\f':
+			widest, col = max(widest, col), 0
+		case '\t':
+			col += 8 - col%8
+		default:
+			col++
+		}
+	}
+	return max(widest, col)
 }
 
 // wcWidth is the column width GNU wc uses: wide enough for the total
