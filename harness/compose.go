@@ -11,6 +11,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/llm/backend"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
+	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
@@ -46,6 +47,7 @@ type composeInput struct {
 	buildReg func(ToolsetConfig) (*tools.Registry, error)
 	retry    agent.Retrier
 	hooks    agent.Hooks
+	scope    *scope
 }
 
 // compose wires the preset (prompt sections, snapshots, tool set) and the
@@ -67,7 +69,7 @@ func compose(in composeInput) (composition, error) {
 	if build == nil {
 		build = Toolset
 	}
-	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Approval: policy, Extra: in.extraTools(), Network: s.Network})
+	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Approval: policy, Extra: in.extraTools(), Network: s.Network, scope: in.scope})
 	if err != nil {
 		return composition{}, err
 	}
@@ -88,8 +90,8 @@ func compose(in composeInput) (composition, error) {
 		System:   system,
 		MaxSteps: s.MaxSteps,
 		Retry:    in.retry,
-		Hooks:    in.hooks,
-		Env:      &tools.Env{SessionID: in.id, Workspace: s.Workspace, SpillDir: in.spill, Answerer: in.answerer},
+		Hooks:    in.scope.hooks(in.hooks),
+		Env:      &tools.Env{SessionID: in.id, Workspace: s.Workspace, SpillDir: in.spill, Answerer: in.answerer, ReadOnly: in.scope.plan.ReadOnly},
 		Tools:    agent.FromRunner(runner),
 		Refresh:  in.refresher(reg, runner, vars),
 		// The window is the model table's, --context-window applied.
@@ -97,16 +99,21 @@ func compose(in composeInput) (composition, error) {
 	}
 	if in.preset.Snapshots {
 		ctx := prompt.Context{Sandbox: s.Sandbox, Approval: s.Approval, Workspace: s.Workspace, Date: today}
-		cfg.Context = func() prompt.Context { return ctx }
+		mode := in.scope.plan
+		cfg.Context = func() prompt.Context { c := ctx; c.Plan = mode.Active(); return c }
 	}
 	return composition{cfg: cfg, reg: reg, model: choice.Info, notices: choice.Notices}, nil
 }
 
-// SystemSections are the preset's prompt sections plus, when programs
-// call tools (presentation ptc or both), the PTC rule and the SDK
-// declarations of every tool a program may call.
+// SystemSections are the preset's prompt sections, the plan policy when
+// the tool set has exit_plan_mode, and, when programs call tools
+// (presentation ptc or both), the PTC rule and the SDK declarations of
+// every tool a program may call.
 func SystemSections(preset *presets.Preset, reg *tools.Registry) ([]prompt.Section, error) {
 	sections := preset.PromptSections()
+	if _, ok := reg.Lookup(plan.ExitName); ok {
+		sections = append(sections, plan.Section())
+	}
 	if reg.Presentation() == tools.PresentNative {
 		return sections, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
@@ -54,6 +55,9 @@ type Options struct {
 	// Parent links a new session to the session and call that started it
 	// (a subagent); its depth is the parent's plus one.
 	Parent *Parent
+	// Plan switches plan mode on or off at open (--plan); nil keeps the
+	// recorded mode, or for a new session the preset's default.
+	Plan *bool
 }
 
 // Parent names the session and call a child session was started from.
@@ -86,6 +90,7 @@ type Session struct {
 	log   *session.Log
 	feed  *feed
 	srv   *live.Server // the owner socket, nil if it could not be made
+	scope *scope       // plan mode, the goal, the children (see scope)
 
 	mu       sync.Mutex // guards the fields below
 	agent    *agent.Agent
@@ -118,9 +123,10 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 	logOpts := session.LogOptions{Now: opts.Now, OnEvent: s.feed.publish}
 	var settings session.Settings
 	var changed []session.Field
+	var preset *presets.Preset
 	cat := home.Catalog()
 	if opts.Resume == "" {
-		if settings, _, err = resolveSettings(opts.Settings, set, opts.Getwd); err != nil {
+		if settings, preset, err = resolveSettings(opts.Settings, set, opts.Getwd); err != nil {
 			return nil, err
 		}
 		settings = pinModel(settings, opts.Getenv)
@@ -132,6 +138,10 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 			return nil, err
 		}
 		s.log = s.owned.Log
+		if err := s.openScope(ctx, preset, true); err != nil {
+			s.owned.Close()
+			return nil, err
+		}
 	} else {
 		id, err := cat.Resolve(opts.Resume)
 		if err != nil {
@@ -146,12 +156,16 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 			s.owned.Close()
 			return nil, err
 		}
-		if settings, _, err = resolveSettings(recorded.With(opts.Settings, opts.Override...), set, opts.Getwd); err != nil {
+		if settings, preset, err = resolveSettings(recorded.With(opts.Settings, opts.Override...), set, opts.Getwd); err != nil {
 			s.owned.Close()
 			return nil, err
 		}
 		changed = recorded.Diff(settings)
 		s.resumed = true
+		if err := s.openScope(ctx, preset, false); err != nil {
+			s.owned.Close()
+			return nil, err
+		}
 	}
 	if err := s.apply(ctx, settings, changed, "resume"); err != nil {
 		s.owned.Close()
@@ -193,7 +207,7 @@ func (s *Session) apply(ctx context.Context, settings session.Settings, changed 
 	comp, err := compose(composeInput{
 		id: id, preset: preset, settings: settings, host: host, spill: s.home.SpillDir(id),
 		answerer: s.opts.Answerer, getenv: s.opts.Getenv, models: table, now: s.opts.Now, extra: s.opts.ExtraTools, source: s.opts.ToolSource,
-		buildReg: s.opts.Toolset, retry: s.opts.Retry, hooks: s.opts.Hooks,
+		buildReg: s.opts.Toolset, retry: s.opts.Retry, hooks: s.opts.Hooks, scope: s.scope,
 	})
 	if err != nil {
 		return err
@@ -267,7 +281,17 @@ var ErrBusy = errors.New("a turn is already running in this session")
 // the log could not be written; model and tool failures are in the
 // Outcome. Cancelling ctx, or calling Cancel, ends the turn as aborted
 // with its record written.
+//
+// While the session has an active goal, goal rounds follow the turn (see
+// RunGoal): user input queued meanwhile goes first, and the outcome is
+// the last turn's.
 func (s *Session) Run(ctx context.Context, input string) (agent.Outcome, error) {
+	return s.run(ctx, &input, false)
+}
+
+// run runs input (nil: none) as a turn, or with steering the input waiting
+// for the next step (a subagent's notice), then the goal's rounds.
+func (s *Session) run(ctx context.Context, input *string, steering bool) (agent.Outcome, error) {
 	if !s.turn.TryLock() {
 		return agent.Outcome{}, ErrBusy
 	}
@@ -287,7 +311,27 @@ func (s *Session) Run(ctx context.Context, input string) (agent.Outcome, error) 
 		s.running = nil
 		s.mu.Unlock()
 	}()
-	return a.RunTurn(ctx, input)
+	s.scope.stop.Store(false)
+	var first *agent.Input
+	switch {
+	case input != nil:
+		first = &agent.Input{Text: *input, Source: session.Source{Kind: "user"}}
+	case steering:
+		if items := a.Inbox().TakeSteering(); len(items) > 0 {
+			first = &items[0]
+			for _, in := range items[1:] {
+				a.Inbox().Steer(in)
+			}
+		}
+	}
+	if first == nil {
+		return s.rounds(ctx, a, agent.Outcome{}, false)
+	}
+	out, err := a.RunInput(ctx, *first)
+	if err != nil {
+		return out, err
+	}
+	return s.rounds(ctx, a, out, true)
 }
 
 // Compact summarises the session now, between turns (ptc session compact,
@@ -369,6 +413,7 @@ func (s *Session) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
+	s.scope.children.stopAll()
 	err := errors.Join(s.unserve(), s.owned.Close())
 	s.feed.close()
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/ptc"
+	"github.com/ptc-dev/ptc/runtime/goal"
+	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/runtime/tools/builtin"
 	"github.com/ptc-dev/ptc/sandbox"
@@ -31,6 +33,9 @@ type ToolsetConfig struct {
 	Extra []tools.Tool
 	// Network lets host programs run by the sandbox reach the network.
 	Network bool
+	// scope is the session's plan mode, goal and children; nil (outside
+	// a session) builds those tools detached.
+	scope *scope
 }
 
 // toolCtor builds one tool of the toolset. Sandbox tools come from the
@@ -76,6 +81,20 @@ func fixed(t func() tools.Tool) toolCtor {
 	return func(ToolsetConfig, *sandboxSet) (tools.Tool, error) { return t(), nil }
 }
 
+// scoped builds a tool of the session's own state (see scope).
+func scoped(t func(*scope) tools.Tool) toolCtor {
+	return func(cfg ToolsetConfig, _ *sandboxSet) (tools.Tool, error) { return t(cfg.scope), nil }
+}
+
+// goalTool is goal tool i of goal.Tools.
+func goalTool(i int) toolCtor {
+	return scoped(func(sc *scope) tools.Tool { return goal.Tools(sc.goals)[i] })
+}
+
+func agentTool(name string) toolCtor {
+	return scoped(func(sc *scope) tools.Tool { return agentTools(sc.children)[name] })
+}
+
 // toolCtors maps every tool name a preset may list to its constructor.
 var toolCtors = map[string]toolCtor{
 	builtin.TodoWriteName:       fixed(builtin.TodoWrite),
@@ -90,6 +109,23 @@ var toolCtors = map[string]toolCtor{
 	"shell":              sandboxed("shell"),
 	"str_replace_editor": sandboxed("str_replace_editor"),
 	tools.RunCodeName:    fixed(func() tools.Tool { return ptc.NewTool(ptc.Config{}) }),
+}
+
+// The session's own tools join in init: the subagent tool opens sessions,
+// which validate presets against toolCtors.
+func init() {
+	for name, ctor := range map[string]toolCtor{
+		plan.ExitName:   scoped(func(sc *scope) tools.Tool { return plan.Exit(sc.plan, func() { sc.stop.Store(true) }) }),
+		goal.CreateName: goalTool(0),
+		goal.GetName:    goalTool(1),
+		goal.UpdateName: goalTool(2),
+		SubagentName:    scoped(func(sc *scope) tools.Tool { return subagentTool(sc.children) }),
+		AgentOutputName: agentTool(AgentOutputName),
+		AgentListName:   agentTool(AgentListName),
+		AgentStopName:   agentTool(AgentStopName),
+	} {
+		toolCtors[name] = ctor
+	}
 }
 
 // KnownToolNames lists the tool names a preset may use, sorted; presets
@@ -111,6 +147,9 @@ func Toolset(cfg ToolsetConfig) (*tools.Registry, error) {
 	}
 	if cfg.Sandbox == "" {
 		cfg.Sandbox = cfg.Preset.Sandbox
+	}
+	if cfg.scope == nil {
+		cfg.scope = detachedScope()
 	}
 	sb := &sandboxSet{cfg: cfg}
 	built := make([]tools.Tool, 0, len(cfg.Preset.Tools)+len(cfg.Extra))

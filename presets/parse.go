@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"gopkg.in/yaml.v3"
@@ -85,6 +86,9 @@ func (p *Preset) validate(knownTools []string) error {
 		}
 	}
 	p.validateTools(knownTools, fail)
+	if p.Plan && !slices.Contains(p.Tools, plan.ExitName) {
+		fail("plan", "plan mode needs %s among the tools, or the session could never leave it", plan.ExitName)
+	}
 	p.validateText(fail)
 	return errors.Join(errs...)
 }

@@ -44,8 +44,11 @@ type Preset struct {
 	MaxSteps int  `yaml:"max_steps" json:"maxSteps"`
 	// Compact lets long sessions prune old tool results and compact
 	// automatically (default true; runtime/compact).
-	Compact bool   `yaml:"compact" json:"compact"`
-	Source  string `yaml:"-" json:"source"`
+	Compact bool `yaml:"compact" json:"compact"`
+	// Plan starts new sessions in plan mode (runtime/plan); the preset
+	// must then list exit_plan_mode, the way out.
+	Plan   bool   `yaml:"plan" json:"plan,omitempty"`
+	Source string `yaml:"-" json:"source"`
 }
 
 // Section is an extra system-prompt section (DESIGN.md §6 order bands).

@@ -11,7 +11,8 @@ import (
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
-var known = []string{"read", "write", "edit", "glob", "grep", "bash", "todo_write", "ask_user_question", "run_code", "shell", "str_replace_editor"}
+var known = []string{"read", "write", "edit", "glob", "grep", "bash", "todo_write", "ask_user_question", "run_code", "shell", "str_replace_editor",
+	"exit_plan_mode", "create_goal", "get_goal", "update_goal", "subagent", "agent_output", "agent_list", "agent_stop"}
 
 func TestEmbeddedPresets(t *testing.T) {
 	set, err := Load("", known)
@@ -21,7 +22,8 @@ func TestEmbeddedPresets(t *testing.T) {
 	if got := set.IDs(); !reflect.DeepEqual(got, []string{"minimal", "ptc", "standard"}) {
 		t.Fatalf("ids %v", got)
 	}
-	coding := []string{"read", "write", "edit", "glob", "grep", "bash", "todo_write", "ask_user_question"}
+	coding := []string{"read", "write", "edit", "glob", "grep", "bash", "todo_write", "ask_user_question",
+		"exit_plan_mode", "create_goal", "get_goal", "update_goal", "subagent", "agent_output", "agent_list", "agent_stop"}
 	cases := []struct {
 		id           string
 		presentation tools.Presentation
@@ -98,6 +100,7 @@ func TestParseErrorsNameTheFileAndField(t *testing.T) {
 		{"a negative step budget", valid + "max_steps: -1\n", "f.yaml: max_steps: -1 is negative"},
 		{"a wrong type", valid + "max_steps: many\n", "f.yaml: line 6: cannot unmarshal"},
 		{"an empty file", "", "f.yaml: the file is empty"},
+		{"plan mode without a way out", valid + "plan: true\n", "f.yaml: plan: plan mode needs exit_plan_mode"},
 	}
 	for _, c := range cases {
 		t.Run(c.name+" is reported", func(t *testing.T) {
@@ -116,6 +119,12 @@ func TestParseErrorsNameTheFileAndField(t *testing.T) {
 	t.Run("compact: false turns automatic compaction off", func(t *testing.T) {
 		p, err := Parse("f.yaml", []byte(valid+"compact: false\n"), known)
 		if err != nil || p.Compact {
+			t.Fatalf("%+v %v", p, err)
+		}
+	})
+	t.Run("plan: true starts sessions in plan mode when exit_plan_mode is listed", func(t *testing.T) {
+		p, err := Parse("f.yaml", []byte(strings.Replace(valid, "bash", "bash, exit_plan_mode", 1)+"plan: true\n"), known)
+		if err != nil || !p.Plan {
 			t.Fatalf("%+v %v", p, err)
 		}
 	})

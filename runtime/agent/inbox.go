@@ -44,6 +44,11 @@ func (b *Inbox) Pending() (turns, steps int) {
 	return len(b.turns), len(b.steering)
 }
 
+// TakeSteering removes and returns the input waiting for the next step
+// boundary, so that a runtime can start a turn with it while idle (the
+// notice of a background subagent that finished between turns).
+func (b *Inbox) TakeSteering() []Input { return b.claimSteps() }
+
 func (b *Inbox) nextTurn() (Input, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -1,0 +1,367 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ptc-dev/ptc/runtime/agent"
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox"
+	"github.com/ptc-dev/ptc/sandbox/hostexec"
+)
+
+// MaxDepth is the deepest a subagent may be: the root session is depth 0,
+// so a session at depth MaxDepth cannot start one. The check reads the
+// depth persisted in the session's header.
+const MaxDepth = 3
+
+// Child statuses besides the session.Subagent* end statuses.
+const (
+	childRunning     = "running"
+	childInterrupted = "interrupted" // started by an earlier process that did not see it end
+)
+
+// children are the subagents one session started: each a session of its
+// own (own log, header linking parent session, parent call and depth)
+// run in this process with the parent's workspace and sandbox. Background
+// children outlive the call that started them, not the parent session.
+type children struct {
+	parent *Session
+	ctx    context.Context // background children's lifetime: the parent's
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	done   chan struct{} // a background child ended (non-blocking signal)
+
+	mu    sync.Mutex
+	byID  map[string]*child
+	order []string
+}
+
+// child is one subagent as its parent knows it.
+type child struct {
+	id, callID, description, preset string
+	background                      bool
+	status, text, failure           string
+	cancel                          context.CancelFunc // nil once ended or restored
+	finished                        chan struct{}
+}
+
+func newChildren(parent *Session) *children {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &children{parent: parent, ctx: ctx, cancel: cancel, done: make(chan struct{}, 1), byID: map[string]*child{}}
+}
+
+// restore lists the children of earlier runs from subagent/* events.
+func (c *children) restore(events []session.Event) error {
+	for _, e := range events {
+		switch e.Type {
+		case session.TypeSubagentStart:
+			var d session.SubagentStart
+			if err := json.Unmarshal(e.Data, &d); err != nil {
+				return fmt.Errorf("subagent/start at seq %d is not valid: %w", e.Seq, err)
+			}
+			c.add(&child{id: d.Child, callID: d.CallID, description: d.Description, preset: d.Preset, background: d.Background,
+				status: childInterrupted, finished: closed()})
+		case session.TypeSubagentEnd:
+			var d session.SubagentEnd
+			if err := json.Unmarshal(e.Data, &d); err != nil {
+				return fmt.Errorf("subagent/end at seq %d is not valid: %w", e.Seq, err)
+			}
+			if ch, ok := c.byID[d.Child]; ok {
+				ch.status, ch.text, ch.failure = d.Status, d.Text, d.Failure
+			}
+		}
+	}
+	return nil
+}
+
+func closed() chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}
+
+func (c *children) add(ch *child) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byID[ch.id]; !ok {
+		c.order = append(c.order, ch.id)
+	}
+	c.byID[ch.id] = ch
+}
+
+// SubagentInput is the subagent tool's input.
+type SubagentInput struct {
+	Description string `json:"description"`
+	Prompt      string `json:"prompt"`
+	Preset      string `json:"preset,omitempty"`
+	Background  bool   `json:"run_in_background,omitempty"`
+}
+
+// ChildInfo is what the subagent tools return about a child.
+type ChildInfo struct {
+	AgentID     string `json:"agent_id"`
+	Description string `json:"description"`
+	Status      string `json:"status"`
+	Background  bool   `json:"background,omitempty"`
+	Text        string `json:"text,omitempty"`
+	Failure     string `json:"failure,omitempty"`
+}
+
+func (ch *child) info() ChildInfo {
+	return ChildInfo{AgentID: ch.id, Description: ch.description, Status: ch.status, Background: ch.background, Text: ch.text, Failure: ch.failure}
+}
+
+// start opens the child session for call and logs subagent/start in the
+// parent. The child runs with the parent's workspace, model and sandbox
+// (read-only while the parent is in plan mode), approval never and no
+// terminal: it can never do more than its parent.
+func (c *children) start(ctx context.Context, call tools.Call, in SubagentInput) (*child, *Session, error) {
+	p := c.parent
+	depth := p.Header().Depth
+	if depth+1 > MaxDepth {
+		return nil, nil, tools.Errorf(tools.CodeDenied, "subagents nest at most %d deep and this session is at depth %d; do the task here", MaxDepth, depth)
+	}
+	st, err := c.settings(in.Preset)
+	if err != nil {
+		return nil, nil, err
+	}
+	no := false
+	o := p.opts
+	sess, err := Open(ctx, p.home, Options{Settings: st, Parent: &Parent{ID: p.ID(), CallID: call.ID, Depth: depth},
+		Getenv: o.Getenv, Getwd: o.Getwd, Now: o.Now, Retry: o.Retry, Toolset: o.Toolset, Plan: &no})
+	if err != nil {
+		return nil, nil, fmt.Errorf("the subagent's session could not be opened: %w", err)
+	}
+	ch := &child{id: sess.ID(), callID: call.ID, description: in.Description, preset: st.Preset, background: in.Background,
+		status: childRunning, finished: make(chan struct{})}
+	start := session.SubagentStart{CallID: call.ID, Child: ch.id, Description: in.Description, Preset: st.Preset, Depth: depth + 1, Background: in.Background}
+	if err := emit(ctx, session.TypeSubagentStart, start); err != nil {
+		sess.Close()
+		return nil, nil, fmt.Errorf("the subagent could not be recorded: %w", err)
+	}
+	c.add(ch)
+	return ch, sess, nil
+}
+
+// settings are a child's: the parent's, with the preset asked for (never
+// one that widens network or host programs), approval never and the
+// sandbox read-only while the parent plans.
+func (c *children) settings(presetID string) (session.Settings, error) {
+	p := c.parent
+	ps := p.Settings()
+	set, err := p.home.Presets()
+	if err != nil {
+		return ps, err
+	}
+	mine, err := set.Get(ps.Preset)
+	if err != nil {
+		return ps, err
+	}
+	want := mine
+	if presetID != "" {
+		if want, err = set.Get(presetID); err != nil {
+			return ps, tools.Errorf(tools.CodeInvalidArgs, "%v", err)
+		}
+	}
+	if want.Network && !(ps.Network || mine.Network) {
+		return ps, tools.Errorf(tools.CodeDenied, "preset %s lets host programs reach the network and this session does not; a subagent never gets more than its parent", want.ID)
+	}
+	if !narrower(want.HostPrograms, mine.HostPrograms) {
+		return ps, tools.Errorf(tools.CodeDenied, "preset %s allows host programs this session does not; a subagent never gets more than its parent", want.ID)
+	}
+	st := ps
+	st.Preset, st.Approval, st.MaxSteps = want.ID, string(tools.PolicyNever), 0
+	if p.PlanMode() {
+		st.Sandbox = string(sandbox.ReadOnly)
+	}
+	return st, nil
+}
+
+// narrower reports whether host program list a allows nothing b does not
+// (nil means the default list).
+func narrower(a, b []string) bool {
+	if a == nil {
+		a = hostexec.DefaultPrograms
+	}
+	if b == nil {
+		b = hostexec.DefaultPrograms
+	}
+	for _, n := range a {
+		if !slices.Contains(b, n) {
+			return false
+		}
+	}
+	return true
+}
+
+// run runs the child's turn to its end, closes its session and logs
+// subagent/end in the parent.
+func (c *children) run(ctx context.Context, ch *child, sess *Session, prompt string) {
+	out, err := sess.Run(ctx, prompt)
+	stopped := ctx.Err() != nil
+	cerr := sess.Close()
+	status, failure := session.SubagentCompleted, ""
+	switch {
+	case err != nil || cerr != nil:
+		status, failure = session.SubagentFailed, fmt.Sprint(firstErr(err, cerr))
+	case stopped || out.Reason == session.ReasonAborted:
+		status, failure = session.SubagentStopped, "it was stopped before it finished"
+	case out.Reason != session.ReasonCompleted:
+		status, failure = session.SubagentFailed, endedBy(out)
+	}
+	c.mu.Lock()
+	ch.status, ch.text, ch.failure, ch.cancel = status, out.Text, failure, nil
+	c.mu.Unlock()
+	close(ch.finished)
+	_ = emit(ctx, session.TypeSubagentEnd, session.SubagentEnd{CallID: ch.callID, Child: ch.id, Status: status, Text: clipText(out.Text), Failure: failure})
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// endedBy says why a child's turn ended without completing.
+func endedBy(out agent.Outcome) string {
+	if out.Failure != "" {
+		return out.Failure
+	}
+	return "its turn ended " + out.Reason
+}
+
+// maxEndText bounds the answer copied into subagent/end (the child's own
+// log keeps it whole).
+const maxEndText = 16 << 10
+
+func clipText(s string) string {
+	if len(s) <= maxEndText {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxEndText], "") + "…"
+}
+
+// emit logs through the calling session's sink (its agent).
+func emit(ctx context.Context, typ string, data any) error {
+	if sink := tools.EnvFrom(ctx).Sink; sink != nil {
+		return sink.Emit(typ, data)
+	}
+	return nil
+}
+
+// foreground runs the child while the call waits and returns its answer.
+func (c *children) foreground(ctx context.Context, call tools.Call, in SubagentInput) (ChildInfo, error) {
+	ch, sess, err := c.start(ctx, call, in)
+	if err != nil {
+		return ChildInfo{}, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	ch.cancel = cancel
+	c.mu.Unlock()
+	c.run(ctx, ch, sess, in.Prompt)
+	info := c.info(ch)
+	if info.Status == session.SubagentCompleted {
+		return info, nil
+	}
+	msg := fmt.Sprintf("the subagent %s (%s) %s: %s", info.AgentID, info.Description, info.Status, info.Failure)
+	if info.Text != "" {
+		msg += "; its partial answer: " + info.Text
+	}
+	code := tools.CodeToolFailed
+	if info.Status == session.SubagentStopped {
+		code = tools.CodeAborted
+	}
+	return ChildInfo{}, tools.Errorf(code, "%s", msg)
+}
+
+// background starts the child and returns at once; its completion is
+// announced to the parent at its next step boundary.
+func (c *children) background(ctx context.Context, call tools.Call, in SubagentInput) (ChildInfo, error) {
+	sink := tools.EnvFrom(ctx).Sink
+	ch, sess, err := c.start(ctx, call, in)
+	if err != nil {
+		return ChildInfo{}, err
+	}
+	bctx, cancel := context.WithCancel(tools.WithEnv(c.ctx, &tools.Env{Sink: sink}))
+	c.mu.Lock()
+	ch.cancel = cancel
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer cancel()
+		c.run(bctx, ch, sess, in.Prompt)
+		c.announce(ch)
+	}()
+	return c.info(ch), nil
+}
+
+// announce steers a finished background child's notice into the parent's
+// next step, and wakes Settle.
+func (c *children) announce(ch *child) {
+	info := c.info(ch)
+	text := fmt.Sprintf("Background subagent %s (%s) finished: %s.", info.AgentID, info.Description, info.Status)
+	if info.Failure != "" {
+		text += " " + info.Failure + "."
+	}
+	text += fmt.Sprintf(" Read its answer with agent_output {\"agent_id\": %q}.", info.AgentID)
+	if a := c.parent.currentAgent(); a != nil {
+		a.Inbox().Steer(agent.Input{Text: text, Source: session.Source{Kind: "plugin", Name: "subagent", Form: "notice"}})
+	}
+	select {
+	case c.done <- struct{}{}:
+	default:
+	}
+}
+
+func (c *children) info(ch *child) ChildInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return ch.info()
+}
+
+// lookup finds a child of this session by id.
+func (c *children) lookup(id string) (*child, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch, ok := c.byID[id]; ok {
+		return ch, nil
+	}
+	if len(c.order) == 0 {
+		return nil, tools.Errorf(tools.CodeToolFailed, "no subagent %q: this session has started none", id)
+	}
+	return nil, tools.Errorf(tools.CodeToolFailed, "no subagent %q among this session's: %s", id, strings.Join(c.order, ", "))
+}
+
+// running counts the background children still running.
+func (c *children) running() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, ch := range c.byID {
+		if ch.background && ch.status == childRunning {
+			n++
+		}
+	}
+	return n
+}
+
+// stopAll stops the background children and waits for them (Close).
+func (c *children) stopAll() {
+	if c == nil {
+		return
+	}
+	c.cancel()
+	c.wg.Wait()
+}
