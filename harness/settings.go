@@ -79,14 +79,15 @@ func resolveSettings(s session.Settings, set *presets.Set, getwd func() (string,
 // OPENAI_BASE_URL), so that resuming it from a shell with other
 // variables talks to the same server and model. The key is never
 // recorded. A script model, or an environment that chooses nothing, is
-// left as given.
-func pinModel(s session.Settings, getenv func(string) string) session.Settings {
+// left as given. It also returns what the choice had to tell the user
+// (the default it picked), which the pinned settings no longer say.
+func pinModel(s session.Settings, getenv func(string) string) (session.Settings, []string) {
 	if strings.HasPrefix(s.Model, backend.ScriptPrefix) {
-		return s
+		return s, nil
 	}
 	choice, err := backend.Choose(backend.Spec{Model: s.Model, BaseURL: s.BaseURL, Getenv: getenv})
 	if err != nil {
-		return s
+		return s, nil
 	}
 	if s.Model == "" {
 		s.Model = choice.Model
@@ -96,5 +97,5 @@ func pinModel(s session.Settings, getenv func(string) string) session.Settings {
 			s.BaseURL = cfg.BaseURL
 		}
 	}
-	return s
+	return s, choice.Notices
 }

@@ -66,10 +66,7 @@ func TestASIGKILLAtAnyMomentStillResumes(t *testing.T) {
 			}
 		}
 		if id == "" {
-			if i == 0 {
-				continue // killed before the session existed: try again
-			}
-			t.Fatal("no session id")
+			continue // killed before the session existed: the next run starts one
 		}
 		stored := c.show(id).Events
 		for _, e := range seen {

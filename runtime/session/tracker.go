@@ -5,7 +5,8 @@ import "sync"
 // tracker keeps a session's listing record up to date: it folds every
 // event into the summary and rewrites the record at step and turn
 // boundaries, so that when the durable append of a boundary returns the
-// record already shows it. A write is a small file renamed into place
+// record already shows it; the first prompt (the title) is written at
+// once too, so a listing names a session from its first step. A write is a small file renamed into place
 // (tens of microseconds), done only at boundaries, never per chunk.
 type tracker struct {
 	dir string
@@ -42,8 +43,9 @@ func (t *tracker) observe(e Event) {
 	if !t.started {
 		return
 	}
+	untitled := t.sum.Title == ""
 	t.sum.add(e)
-	if boundary(e.Type) {
+	if boundary(e.Type) || (untitled && t.sum.Title != "") {
 		t.err = writeMeta(t.dir, t.sum)
 	}
 }
