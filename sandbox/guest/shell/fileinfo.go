@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -458,8 +459,10 @@ func rmdir(c *cmd, args []string) int {
 
 // removeTree deletes p and everything below it with at most one
 // directory open at a time (os.RemoveAll keeps one open per level, which
-// a deep tree turns into running out of file descriptors).
-func removeTree(p string) error {
+// a deep tree turns into running out of file descriptors). report, when
+// set, hears of each removal by the name shown (files before their
+// directory, as rm -v prints them).
+func removeTree(p, shown string, report func(shown string, dir bool)) error {
 	fi, err := os.Lstat(p)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -474,7 +477,7 @@ func removeTree(p string) error {
 		}
 		var first error
 		for _, e := range entries {
-			if err := removeTree(filepath.Join(p, e.Name())); err != nil && first == nil {
+			if err := removeTree(filepath.Join(p, e.Name()), path.Join(shown, e.Name()), report); err != nil && first == nil {
 				first = err
 			}
 		}
@@ -482,5 +485,11 @@ func removeTree(p string) error {
 			return first
 		}
 	}
-	return os.Remove(p)
+	if err := os.Remove(p); err != nil {
+		return err
+	}
+	if report != nil {
+		report(shown, fi.IsDir())
+	}
+	return nil
 }

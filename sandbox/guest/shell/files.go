@@ -39,7 +39,7 @@ func openWrite(p string, appending bool) (io.WriteCloser, error) {
 }
 
 func mkdir(c *cmd, args []string) int {
-	o, err := flagSpec{short: "pvm:", permute: true, long: map[string]string{"parents": "p"}}.parse(args)
+	o, err := flagSpec{short: "pvm:", permute: true, long: map[string]string{"parents": "p", "verbose": "v", "mode=": "m"}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
@@ -47,22 +47,42 @@ func mkdir(c *cmd, args []string) int {
 		return c.usage(fmt.Errorf("missing operand"))
 	}
 	status := 0
-	for _, d := range o.args {
-		var err error
-		if o.has("p") {
-			err = os.MkdirAll(c.path(d), 0o755)
-		} else {
-			err = os.Mkdir(c.path(d), 0o755)
+	created := func(d string) {
+		if o.has("v") {
+			fmt.Fprintf(c.stdout, "mkdir: created directory '%s'\n", d)
 		}
-		if err != nil {
-			status = c.fail("cannot create directory '%s': %s", d, errText(err))
+	}
+	for _, d := range o.args {
+		if !o.has("p") {
+			if err := os.Mkdir(c.path(d), 0o755); err != nil {
+				status = c.fail("cannot create directory '%s': %s", d, errText(err))
+				continue
+			}
+			created(d)
+			continue
+		}
+		// create each missing component, naming it as typed
+		parts := strings.Split(strings.TrimRight(d, "/"), "/")
+		for i := range parts {
+			prefix := strings.Join(parts[:i+1], "/")
+			if prefix == "" {
+				continue
+			}
+			if fi, err := os.Stat(c.path(prefix)); err == nil && fi.IsDir() {
+				continue
+			}
+			if err := os.Mkdir(c.path(prefix), 0o755); err != nil && !os.IsExist(err) {
+				status = c.fail("cannot create directory '%s': %s", prefix, errText(err))
+				break
+			}
+			created(prefix)
 		}
 	}
 	return status
 }
 
 func rm(c *cmd, args []string) int {
-	o, err := flagSpec{short: "rRfdv", permute: true, long: map[string]string{"recursive": "r", "force": "f"}}.parse(args)
+	o, err := flagSpec{short: "rRfdvI", permute: true, long: map[string]string{"recursive": "r", "force": "f", "dir": "d", "verbose": "v"}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
@@ -84,10 +104,20 @@ func rm(c *cmd, args []string) int {
 			status = c.fail("cannot remove '%s': Is a directory", n)
 			continue
 		}
+		var report func(shown string, dir bool)
+		if o.has("v") {
+			report = func(shown string, dir bool) {
+				if dir {
+					fmt.Fprintf(c.stdout, "removed directory '%s'\n", shown)
+				} else {
+					fmt.Fprintf(c.stdout, "removed '%s'\n", shown)
+				}
+			}
+		}
 		if recursive {
-			err = removeTree(p)
-		} else {
-			err = os.Remove(p)
+			err = removeTree(p, n, report)
+		} else if err = os.Remove(p); err == nil && report != nil {
+			report(n, fi.IsDir())
 		}
 		if err != nil {
 			status = c.fail("cannot remove '%s': %s", n, errText(err))
@@ -109,8 +139,25 @@ func (c *cmd) destFor(src, dst string, many bool) (string, error) {
 	return d, nil
 }
 
+// shownDest is where src lands as the user would name it: inside dst
+// when dst is a directory.
+func (c *cmd) shownDest(src, dst string) string {
+	if fi, err := os.Stat(c.path(dst)); err == nil && fi.IsDir() {
+		return path.Join(dst, path.Base(strings.TrimRight(src, "/")))
+	}
+	return dst
+}
+
+// copyOptions are the cp flags copyTree honours.
+type copyOptions struct {
+	preserve, noClobber bool
+	report              func(from, to string) // -v
+}
+
 func cp(c *cmd, args []string) int {
-	o, err := flagSpec{short: "rRfapvn", permute: true, long: map[string]string{"recursive": "r"}}.parse(args)
+	o, err := flagSpec{short: "rRfapvnuLPdT", permute: true, long: map[string]string{
+		"recursive": "r", "archive": "a", "force": "f", "verbose": "v", "no-clobber": "n", "update": "u", "preserve": "p", "no-target-directory": "T",
+	}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
@@ -119,6 +166,10 @@ func cp(c *cmd, args []string) int {
 	}
 	srcs, dst := o.args[:len(o.args)-1], o.args[len(o.args)-1]
 	recursive := o.has("r") || o.has("R") || o.has("a")
+	opt := copyOptions{preserve: o.has("p") || o.has("a"), noClobber: o.has("n")}
+	if o.has("v") {
+		opt.report = func(from, to string) { fmt.Fprintf(c.stdout, "'%s' -> '%s'\n", from, to) }
+	}
 	status := 0
 	for _, s := range srcs {
 		to, err := c.destFor(s, dst, len(srcs) > 1)
@@ -134,53 +185,60 @@ func cp(c *cmd, args []string) int {
 			status = c.fail("-r not specified; omitting directory '%s'", s)
 			continue
 		}
-		if err := copyTree(c.path(s), to); err != nil {
+		if err := copyTree(c.path(s), to, s, c.shownDest(s, dst), opt); err != nil {
 			status = c.fail("cannot copy '%s': %s", s, errText(err))
 		}
 	}
 	return status
 }
 
-func copyTree(src, dst string) error {
+// copyTree copies src to dst (full paths); shownSrc and shownDst are the
+// names -v prints.
+func copyTree(src, dst, shownSrc, shownDst string, opt copyOptions) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
 		to := filepath.Join(dst, rel)
+		if opt.noClobber && rel != "." || opt.noClobber && !d.IsDir() {
+			if _, err := os.Lstat(to); err == nil && !d.IsDir() {
+				return nil
+			}
+		}
+		if opt.report != nil {
+			opt.report(path.Join(shownSrc, filepath.ToSlash(rel)), path.Join(shownDst, filepath.ToSlash(rel)))
+		}
 		switch {
 		case d.IsDir():
-			return os.MkdirAll(to, 0o755)
+			if err := os.MkdirAll(to, 0o755); err != nil {
+				return err
+			}
 		case d.Type()&fs.ModeSymlink != 0:
 			t, err := os.Readlink(p)
 			if err != nil {
 				return err
 			}
 			return os.Symlink(t, to)
+		default:
+			if err := copyFile(p, to); err != nil {
+				return err
+			}
 		}
-		return copyFile(p, to)
+		if opt.preserve {
+			if fi, err := d.Info(); err == nil {
+				if chmodSupported {
+					os.Chmod(to, fi.Mode().Perm())
+				}
+				os.Chtimes(to, fi.ModTime(), fi.ModTime())
+			}
+		}
+		return nil
 	})
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := openWrite(dst, false)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
 func mv(c *cmd, args []string) int {
-	o, err := flagSpec{short: "fivn", permute: true}.parse(args)
+	o, err := flagSpec{short: "fivnuT", permute: true, long: map[string]string{"force": "f", "verbose": "v", "no-clobber": "n", "no-target-directory": "T"}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
@@ -194,23 +252,50 @@ func mv(c *cmd, args []string) int {
 		if err != nil {
 			return c.fail("%v", err)
 		}
+		if _, err := os.Lstat(to); err == nil && o.has("n") {
+			continue
+		}
+		shown := c.shownDest(s, dst)
 		if err := os.Rename(c.path(s), to); err != nil {
 			status = c.fail("cannot move '%s': %s", s, errText(err))
+			continue
+		}
+		if o.has("v") {
+			fmt.Fprintf(c.stdout, "renamed '%s' -> '%s'\n", s, shown)
 		}
 	}
 	return status
 }
 
 func touch(c *cmd, args []string) int {
-	o, err := flagSpec{short: "cam", permute: true}.parse(args)
+	o, err := flagSpec{short: "camd:t:r:h", permute: true, long: map[string]string{
+		"no-create": "c", "date=": "d", "reference=": "r", "time=": "time", "no-dereference": "h",
+	}}.parse(args)
 	if err != nil {
 		return c.usage(err)
 	}
-	now := time.Now()
+	when := time.Now()
+	switch {
+	case o.has("d"):
+		if when, err = parseDate(o.val("d"), when, time.Local); err != nil {
+			return c.fail("invalid date format '%s'", o.val("d"))
+		}
+	case o.has("t"):
+		if when, err = touchStamp(o.val("t")); err != nil {
+			return c.fail("invalid date format '%s'", o.val("t"))
+		}
+	case o.has("r"):
+		fi, err := os.Stat(c.path(o.val("r")))
+		if err != nil {
+			return c.fail("failed to get attributes of '%s': %s", o.val("r"), errText(err))
+		}
+		when = fi.ModTime()
+	}
 	status := 0
 	for _, n := range o.args {
 		p := c.path(n)
-		if _, err := os.Stat(p); os.IsNotExist(err) {
+		fi, err := os.Stat(p)
+		if os.IsNotExist(err) {
 			if o.has("c") {
 				continue
 			}
@@ -220,13 +305,35 @@ func touch(c *cmd, args []string) int {
 				continue
 			}
 			f.Close()
-			continue
+			fi, _ = os.Stat(p)
 		}
-		if err := os.Chtimes(p, now, now); err != nil {
+		atime, mtime := when, when
+		if fi != nil && o.has("a") && !o.has("m") {
+			mtime = fi.ModTime()
+		}
+		if err := os.Chtimes(p, atime, mtime); err != nil {
 			status = c.fail("setting times of '%s': %s", n, errText(err))
 		}
 	}
 	return status
+}
+
+// touchStamp reads touch -t's [[CC]YY]MMDDhhmm[.ss].
+func touchStamp(s string) (time.Time, error) {
+	main, sec, _ := strings.Cut(s, ".")
+	layouts := map[int]string{8: "01021504", 10: "0601021504", 12: "200601021504"}
+	layout, ok := layouts[len(main)]
+	if !ok {
+		return time.Time{}, fmt.Errorf("bad stamp")
+	}
+	if sec != "" {
+		layout, main = layout+".05", main+"."+sec
+	}
+	t, err := time.ParseInLocation(layout, main, time.Local)
+	if err == nil && len(s) >= 8 && len(strings.Split(s, ".")[0]) == 8 {
+		t = t.AddDate(time.Now().Year(), 0, 0)
+	}
+	return t, err
 }
 
 func ln(c *cmd, args []string) int {
@@ -251,6 +358,9 @@ func ln(c *cmd, args []string) int {
 	}
 	if err != nil {
 		return c.fail("failed to create link '%s': %s", o.args[1], errText(err))
+	}
+	if o.has("v") {
+		fmt.Fprintf(c.stdout, "'%s' -> '%s'\n", c.shownDest(target, o.args[1]), target)
 	}
 	return 0
 }
@@ -300,4 +410,21 @@ func dirname(c *cmd, args []string) int {
 func pwd(c *cmd, _ []string) int {
 	fmt.Fprintln(c.stdout, c.dir)
 	return 0
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := openWrite(dst, false)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

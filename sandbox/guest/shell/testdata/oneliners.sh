@@ -191,6 +191,13 @@ sha256sum notes/old.txt > sums && sha256sum -c sums
 md5sum < README.md
 # --- files
 mkdir -p a/b/c && touch a/b/c/f && find a | sort
+mkdir -pv a/b
+cp -rv notes n9 | sort
+cp -v README.md r3 && mv -v r3 r4 && rm -v r4
+rm -rv notes | sort
+touch -d '2024-01-01 10:00' f && stat -c %y f
+touch -t 202401011200 g && stat -c %y g
+ln -sv README.md lnk
 cp README.md /tmp/ptc-ol-r.md && wc -l < /tmp/ptc-ol-r.md
 mv notes/old.txt notes/older.txt && ls notes
 rm -rf emptydir && ls -d emptydir; echo "status $?"
