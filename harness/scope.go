@@ -26,6 +26,8 @@ type scope struct {
 	// stop is set when exit_plan_mode found nobody to approve the plan:
 	// the next step is refused and the run ends there.
 	stop atomic.Bool
+	// approve approves plans without asking (Options.ApprovePlan).
+	approve bool
 }
 
 func detachedScope() *scope {
@@ -59,7 +61,7 @@ func (s *Session) openScope(ctx context.Context, preset *presets.Preset, fresh b
 	if err != nil {
 		return err
 	}
-	sc := &scope{plan: plan.New(active), goals: goal.NewKeeper(s.Header().Depth == 0)}
+	sc := &scope{plan: plan.New(active), goals: goal.NewKeeper(s.Header().Depth == 0), approve: s.opts.ApprovePlan}
 	if err := sc.goals.Restore(events); err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -59,6 +58,9 @@ type Options struct {
 	// Plan switches plan mode on or off at open (--plan); nil keeps the
 	// recorded mode, or for a new session the preset's default.
 	Plan *bool
+	// ApprovePlan approves every exit_plan_mode plan without asking
+	// (ptc run --approve-plan).
+	ApprovePlan bool
 }
 
 // Parent names the session and call a child session was started from.
@@ -92,10 +94,6 @@ type Session struct {
 	feed  *feed
 	srv   *live.Server // the owner socket, nil if it could not be made
 	scope *scope       // plan mode, the goal, the children (see scope)
-
-	// pinned is what choosing the model at creation had to say (the
-	// default it picked); the recorded model no longer says it.
-	pinned []string
 
 	mu       sync.Mutex // guards the fields below
 	agent    *agent.Agent
@@ -134,7 +132,7 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 		if settings, preset, err = resolveSettings(opts.Settings, set, opts.Getwd); err != nil {
 			return nil, err
 		}
-		settings, s.pinned = pinModel(settings, opts.Getenv)
+		settings = pinModel(settings, opts.Getenv)
 		h := session.Header{Settings: settings}
 		if p := opts.Parent; p != nil {
 			h.Parent, h.ParentCall, h.Depth = p.ID, p.CallID, p.Depth+1
@@ -259,13 +257,7 @@ func (s *Session) Model() models.Model {
 func (s *Session) Notices() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []string
-	for _, n := range append(append([]string(nil), s.pinned...), s.notices...) {
-		if !slices.Contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out
+	return append([]string(nil), s.notices...)
 }
 
 // Resumed reports whether Open continued an existing session.

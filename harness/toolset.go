@@ -115,7 +115,9 @@ var toolCtors = map[string]toolCtor{
 // which validate presets against toolCtors.
 func init() {
 	for name, ctor := range map[string]toolCtor{
-		plan.ExitName:   scoped(func(sc *scope) tools.Tool { return plan.Exit(sc.plan, func() { sc.stop.Store(true) }) }),
+		plan.ExitName: scoped(func(sc *scope) tools.Tool {
+			return plan.Exit(sc.plan, plan.ExitOptions{NoUser: func() { sc.stop.Store(true) }, Approve: sc.approve})
+		}),
 		goal.CreateName: goalTool(0),
 		goal.GetName:    goalTool(1),
 		goal.UpdateName: goalTool(2),

@@ -55,25 +55,33 @@ const exitOutputSchema = `{
 	"additionalProperties": false
 }`
 
+// ExitOptions adjust exit_plan_mode to the run.
+type ExitOptions struct {
+	// NoUser is called when nobody can approve the plan (a headless run):
+	// the caller ends the run there, plan mode still on.
+	NoUser func()
+	// Approve approves every plan without asking (ptc run --approve-plan).
+	Approve bool
+}
+
 // Exit returns exit_plan_mode for the session whose switch is m. It is
 // always registered (the tool list never changes with the mode) and
 // fails while plan mode is off. The plan goes to the Env's Answerer as a
-// tools.KindPlan question; noUser is called when nobody can answer (a
-// headless run), and the caller ends the run there, plan mode still on.
-func Exit(m *Mode, noUser func()) tools.Tool {
+// tools.KindPlan question, unless o.Approve.
+func Exit(m *Mode, o ExitOptions) tools.Tool {
 	spec := tools.Spec{
 		Name:         ExitName,
 		Description:  strings.TrimSpace(exitDoc),
 		InputSchema:  json.RawMessage(exitInputSchema),
 		OutputSchema: json.RawMessage(exitOutputSchema),
 	}
-	x := exit{mode: m, noUser: noUser}
+	x := exit{mode: m, opts: o}
 	return tools.New(spec, x.run, tools.WithRenderer(renderExit))
 }
 
 type exit struct {
-	mode   *Mode
-	noUser func()
+	mode *Mode
+	opts ExitOptions
 }
 
 func (x exit) run(ctx context.Context, call tools.Call, in ExitInput) (ExitOutput, error) {
@@ -81,6 +89,9 @@ func (x exit) run(ctx context.Context, call tools.Call, in ExitInput) (ExitOutpu
 		return ExitOutput{}, tools.Errorf(tools.CodeToolFailed, "plan mode is not on, so there is no plan to approve; carry on with the task")
 	}
 	env := tools.EnvFrom(ctx)
+	if x.opts.Approve {
+		return x.approve(env, call, in.Plan)
+	}
 	if env.Answerer == nil {
 		return x.unanswered()
 	}
@@ -97,8 +108,13 @@ func (x exit) run(ctx context.Context, call tools.Call, in ExitInput) (ExitOutpu
 	if a := strings.TrimSpace(answer); a != tools.AnswerApprovePlan {
 		return ExitOutput{}, keepPlanning(a)
 	}
-	todos := Todos(in.Plan)
-	if err := emit(env, session.TypePlanMode, session.PlanMode{Active: false, By: ByApproval, CallID: call.ID, Plan: in.Plan}); err != nil {
+	return x.approve(env, call, in.Plan)
+}
+
+// approve ends plan mode with plan kept as the todo list.
+func (x exit) approve(env *tools.Env, call tools.Call, plan string) (ExitOutput, error) {
+	todos := Todos(plan)
+	if err := emit(env, session.TypePlanMode, session.PlanMode{Active: false, By: ByApproval, CallID: call.ID, Plan: plan}); err != nil {
 		return ExitOutput{}, fmt.Errorf("the approval could not be recorded: %w", err)
 	}
 	x.mode.Set(false)
@@ -110,8 +126,8 @@ func (x exit) run(ctx context.Context, call tools.Call, in ExitInput) (ExitOutpu
 
 // unanswered ends a run in which nobody can approve the plan.
 func (x exit) unanswered() (ExitOutput, error) {
-	if x.noUser != nil {
-		x.noUser()
+	if x.opts.NoUser != nil {
+		x.opts.NoUser()
 	}
 	return ExitOutput{Stopped: true}, nil
 }

@@ -39,7 +39,7 @@ const aPlan = "# Fix the parser\n\nThe parser drops trailing commas.\n\n1. Read 
 
 func dispatch(t *testing.T, m *Mode, env *tools.Env, raw string, stopped *bool) tools.Result {
 	t.Helper()
-	reg, err := tools.NewRegistry(tools.PresentNative, Exit(m, func() { *stopped = true }))
+	reg, err := tools.NewRegistry(tools.PresentNative, Exit(m, ExitOptions{NoUser: func() { *stopped = true }}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +97,15 @@ func TestExitPlanMode(t *testing.T) {
 			}
 		}
 	})
+	t.Run("under --approve-plan the plan is approved without asking", func(t *testing.T) {
+		m, s, a := New(true), &sink{}, &answerer{err: tools.ErrNoAnswerer}
+		reg, _ := tools.NewRegistry(tools.PresentNative, Exit(m, ExitOptions{Approve: true}))
+		res := tools.NewRunner(reg, tools.RunnerConfig{Env: &tools.Env{Sink: s, Answerer: a}}).Dispatch(context.Background(),
+			tools.Call{ID: "p1", Name: ExitName, Raw: planArgs(aPlan)})
+		if res.IsError || m.Active() || len(a.got) != 0 || len(s.types) != 2 {
+			t.Fatalf("%q on=%v asked=%d events=%v", res.Content, m.Active(), len(a.got), s.types)
+		}
+	})
 	t.Run("outside plan mode the call fails and asks nobody", func(t *testing.T) {
 		a, stopped := &answerer{answer: tools.AnswerApprovePlan}, false
 		res := dispatch(t, New(false), &tools.Env{Answerer: a}, planArgs(aPlan), &stopped)
@@ -112,7 +121,7 @@ func TestExitPlanMode(t *testing.T) {
 		}
 	})
 	t.Run("it declares a schema its Go types match", func(t *testing.T) {
-		spec := Exit(New(false), nil).Spec()
+		spec := Exit(New(false), ExitOptions{}).Spec()
 		for name, err := range map[string]error{"input": tools.SchemaMatchesStruct[ExitInput](spec.InputSchema), "output": tools.SchemaMatchesStruct[ExitOutput](spec.OutputSchema)} {
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
