@@ -13,9 +13,14 @@
 //	                                        └──────┬──────────────┬────────┘
 //	                                mount at the   │              │ mount /tmp
 //	                                workspace path ▼              ▼
-//	                                  rootfs.FS(os.Root)   rootfs.FS(fresh temp dir,
-//	                                  ro / rw + protected   removed after the call)
-//	                                  fd cap, quota
+//	                                  rootfs.FS             memfs.FS (in memory,
+//	                                  ro / rw + protected   size-limited, gone
+//	                                  fd cap, quota         with the instance)
+//	                                       ▲
+//	  host programs (no builtin, allowed,  │ changes applied through the same FS
+//	  on PATH): exec_start/exec_io via     │
+//	  proto.HostModule ──▶ hostexec: bwrap + helper, workspace and /tmp under
+//	                       overlays, stdio joined to the guest's pipeline
 //
 // Why not wazero's WithDirMount / WithReadOnlyDirMount / os.DirFS: they
 // join guest paths onto the host directory and let the host kernel follow
@@ -24,10 +29,18 @@
 // outside the workspace, even on a read-only mount; writes through a
 // dangling symlink create files outside. wazero's maintainers consider
 // hardening those mounts out of scope. Package rootfs instead resolves
-// every path through os.Root, which walks one component at a time and
-// refuses to leave the root, and adds the policy (symlink targets, FIFOs,
-// fd cap, protected paths, quota) on top. The escape suite in this package
-// attacks it with a raw-WASI probe guest.
+// every path itself, one directory descriptor at a time, refuses to leave
+// the root, and decides its policy (symlink targets, FIFOs, fd cap,
+// protected paths, quota) on the path as resolved. The escape suite in
+// this package attacks it with a raw-WASI probe guest.
+//
+// A Scope says where a command runs: workspace, mode, session (its quota
+// and its own spill directory, mounted read-only for it alone), network
+// and the host programs allowed. A command the guest has no builtin for
+// can run as a host program under bubblewrap (Config.HostExec, package
+// hostexec): it writes into overlays whose changes come back and are
+// applied through the instance's rootfs.FS and memfs.FS, so both tiers
+// share one protection model and one quota.
 //
 // Each command gets an instance that was instantiated, initialised and
 // warmed up (one no-op ":" call, which takes the guest's first-call costs
@@ -40,5 +53,7 @@
 // MaxRunning commands execute at once; Close waits for them, since
 // closing the runtime unmaps their memory; Shell keeps one instance alive for the minimal preset's
 // persistent shell. In danger-full-access the bash tool runs the host's
-// /bin/bash instead (HostShell) and says so in its result.
+// /bin/bash instead (HostShell) and says so in its result. The pool is
+// keyed by poolKey (workspace, mode, session, spill): instance reuse and
+// warm-up strategies belong in pool.go and instance.go.
 package sandbox
