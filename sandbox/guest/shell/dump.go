@@ -194,25 +194,35 @@ func od(c *cmd, args []string) int {
 		}
 	}
 	data, st := c.readInputBytes(o.args)
-	skip, limit := int64(0), int64(-1)
-	if v := o.val("j"); v != "" {
-		if skip, err = parseSize(v); err != nil {
-			return c.fail("%v", err)
-		}
-	}
-	if v := o.val("N"); v != "" {
-		if limit, err = parseSize(v); err != nil {
-			return c.fail("%v", err)
-		}
-	}
-	data = data[min(int64(len(data)), skip):]
-	if limit >= 0 {
-		data = data[:min(int64(len(data)), limit)]
+	data, skip, err := window(data, o, "j", "N")
+	if err != nil {
+		return c.fail("%v", err)
 	}
 	w := c.bufOut()
 	defer w.Flush()
 	odDump(w, data, skip, types, radix[0], width, o.has("v"))
 	return st
+}
+
+// window cuts data to what the skip and limit flags (byte counts with
+// parseSize's suffixes) select, returning the offset it starts at.
+func window(data []byte, o *opts, skipFlag, limitFlag string) ([]byte, int64, error) {
+	var skip int64
+	var err error
+	if v := o.val(skipFlag); v != "" {
+		if skip, err = parseSize(v); err != nil {
+			return nil, 0, err
+		}
+	}
+	data = data[min(int64(len(data)), skip):]
+	if v := o.val(limitFlag); v != "" {
+		limit, err := parseSize(v)
+		if err != nil {
+			return nil, 0, err
+		}
+		data = data[:min(int64(len(data)), limit)]
+	}
+	return data, skip, nil
 }
 
 // readInputBytes reads all the inputs (stdin when none) into memory.
@@ -327,20 +337,9 @@ func xxd(c *cmd, args []string) int {
 	if o.has("r") {
 		return c.xxdReverse(out, data, o.has("p"))
 	}
-	skip, limit := int64(0), int64(-1)
-	if v := o.val("s"); v != "" {
-		if skip, err = parseSize(v); err != nil {
-			return c.fail("%v", err)
-		}
-	}
-	if v := o.val("l"); v != "" {
-		if limit, err = parseSize(v); err != nil {
-			return c.fail("%v", err)
-		}
-	}
-	data = data[min(int64(len(data)), skip):]
-	if limit >= 0 {
-		data = data[:min(int64(len(data)), limit)]
+	data, skip, err := window(data, o, "s", "l")
+	if err != nil {
+		return c.fail("%v", err)
 	}
 	cols, group := 16, 2
 	if o.has("p") {

@@ -158,13 +158,20 @@ func reset(t *testing.T, work, home string) {
 func runReference(t *testing.T, work, home string, env map[string]string, command string) outcome {
 	t.Helper()
 	reset(t, work, home)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c := exec.CommandContext(ctx, "bash", "-c", command)
-	c.Dir = work
+	var vars []string
 	for k, v := range env {
-		c.Env = append(c.Env, k+"="+v)
+		vars = append(vars, k+"="+v)
 	}
+	return runProcess(t, work, vars, "bash", "-c", command)
+}
+
+// runProcess runs a program in dir and returns its stdout and status.
+func runProcess(t *testing.T, dir string, env []string, name string, args ...string) outcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, name, args...)
+	c.Dir, c.Env = dir, env
 	var out bytes.Buffer
 	c.Stdout = &out
 	err := c.Run()
@@ -173,7 +180,7 @@ func runReference(t *testing.T, work, home string, env map[string]string, comman
 	case errors.As(err, &ee):
 		return outcome{out.String(), ee.ExitCode()}
 	case err != nil:
-		t.Fatalf("bash -c %q: %v", command, err)
+		t.Fatalf("%s %q: %v", name, args, err)
 	}
 	return outcome{out.String(), 0}
 }
@@ -195,21 +202,7 @@ func runGuestShell(t *testing.T, work, home string, env map[string]string, comma
 func runPTC(t *testing.T, ptc, work, home, command string) outcome {
 	t.Helper()
 	reset(t, work, home)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	// The sandbox has its own environment; give it the reference's locale
 	// and zone so only the commands differ.
-	c := exec.CommandContext(ctx, ptc, "sh", "--workspace", work, "export LC_ALL=C TZ=UTC; "+command)
-	c.Dir = work
-	var out bytes.Buffer
-	c.Stdout = &out
-	err := c.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		return outcome{out.String(), ee.ExitCode()}
-	case err != nil:
-		t.Fatalf("ptc sh %q: %v", command, err)
-	}
-	return outcome{out.String(), 0}
+	return runProcess(t, work, os.Environ(), ptc, "sh", "--workspace", work, "export LC_ALL=C TZ=UTC; "+command)
 }

@@ -206,20 +206,9 @@ func hexdump(c *cmd, args []string) int {
 		return c.usage(err)
 	}
 	data, st := c.readInputBytes(o.args)
-	skip, limit := int64(0), int64(-1)
-	if v := o.val("s"); v != "" {
-		if skip, err = parseSize(v); err != nil {
-			return c.fail("%v", err)
-		}
-	}
-	if v := o.val("n"); v != "" {
-		if limit, err = parseSize(v); err != nil {
-			return c.fail("%v", err)
-		}
-	}
-	data = data[min(int64(len(data)), skip):]
-	if limit >= 0 {
-		data = data[:min(int64(len(data)), limit)]
+	data, skip, err := window(data, o, "s", "n")
+	if err != nil {
+		return c.fail("%v", err)
 	}
 	w := c.bufOut()
 	defer w.Flush()
