@@ -19,6 +19,11 @@
 //	             incrementally for a growing log
 //	Repair       closes a turn left open by a crash
 //	Fork         copies complete turns into a child session
+//	Catalog      a home's sessions, one store each: Create/Open as the
+//	             one owner (Owned), Load read-only, List from records,
+//	             Resolve id prefixes, Remove, migration of round 1's store
+//	Settings     what a session runs with, in the header and in
+//	             session/settings events (CurrentSettings)
 //
 // # Durability
 //
@@ -30,9 +35,17 @@
 // every step boundary; chunks are buffered. A process killed without a
 // sync loses at most buffered events, and only from the tail.
 //
-// # Badger layout
+// # On disk
 //
-// One Badger directory (<home>/sessions) holds every session:
+// Each session has a directory of its own (see Catalog):
+//
+//	<home>/sessions/<id>/log/        its Badger store
+//	<home>/sessions/<id>/meta.json   the listing record (Summary)
+//	<home>/sessions/<id>/owner       the owner lock, with the owner's pid
+//	<home>/sessions/<id>/live.sock   the owner's read-only socket (package live)
+//
+// Inside a store (which could hold several sessions, as round 1's single
+// store did; it is still read for migration):
 //
 //	h/<id>                          header (JSON)
 //	m/<id>                          event count + updatedAt (16 bytes)
@@ -40,20 +53,20 @@
 //	r/<^updatedAt:8 BE><id>         index: all sessions, newest first
 //	w/<cwd>\x00<^updatedAt:8 BE><id>  index: one workspace, newest first
 //
-// A prefix scan of e/<id>/ returns a session's events in seq order; List
-// scans r/ or w/<cwd> and reads only headers and meta. Appends are Badger
-// transactions (a big batch is split into several, each leaving a
-// contiguous prefix); a durable append then syncs the write-ahead log.
+// Appends are Badger transactions (a big batch is split into several,
+// each leaving a contiguous prefix); a durable append then syncs the
+// write-ahead log. Before any write the store checks that the disk has
+// room (space.go), and before Badger opens a store its files are checked
+// without writing anything (storecheck.go).
 //
-// # One writer per store
+// # One writer per session
 //
-// Badger locks its directory. A second process opening the same store
-// read-write gets ErrLocked. BadgerOptions.ReadOnly takes a shared lock:
-// several readers may share a store that no process is writing, but
-// Badger cannot attach a reader while a writer holds the directory, so
-// that also fails with ErrLocked (the message says to wait for the other
-// ptc to exit). Badger cannot open read-only a store whose writer was
-// killed either, so OpenBadger first recovers it with a short read-write
-// open (replaying the write-ahead log, as any writer would) and then
-// attaches read-only; the read-only handle itself never writes.
+// The process that runs a session holds an exclusive open-file-description
+// lock on its owner file for as long as it has it open; a second writer
+// gets ErrLocked naming that pid. Readers (show, export, listing's rebuild
+// of a stale record) take the shared lock and open the store read-only;
+// Badger cannot open read-only a store whose writer was killed, so
+// OpenBadger first recovers it with a short read-write open (replaying
+// the write-ahead log, as any writer would). Listing never opens a live
+// session's store: it reads meta.json and probes the lock.
 package session
