@@ -330,3 +330,75 @@ func TestAWorkspaceFillByTheGuestStopsAtTheQuotaWithANote(t *testing.T) {
 		t.Fatalf("after removing the file the session can write again: %+v", o)
 	}
 }
+
+func TestNetworkIsOnlyThereWhenAskedFor(t *testing.T) {
+	needTool(t, "python3")
+	h := hostProgs(t)
+	ws, _ := sandboxDir(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("hello\n"))
+			c.Close()
+		}
+	}()
+	connect := fmt.Sprintf("python3 -c \"import socket; s = socket.create_connection(('127.0.0.1', %d), timeout=5); print(s.recv(10).decode().strip())\"", l.Addr().(*net.TCPAddr).Port)
+	if o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite}, connect); o.ExitCode == 0 {
+		t.Fatalf("connected without the network: %q", o.Stdout)
+	}
+	if o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite, Network: true}, connect); string(o.Stdout) != "hello\n" {
+		t.Fatalf("with the network on: stdout %q stderr %q", o.Stdout, o.Stderr)
+	}
+}
+
+func TestAHostProgramsSymlinksAndLinksStayInside(t *testing.T) {
+	h := hostProgs(t)
+	ws, outside := sandboxDir(t)
+	o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite},
+		"dash -c 'ln -s /etc/passwd abs; ln -s ../outside/secret.txt up; ln -s .git/config cfg; ln /etc/hostname hard; ln -s inside.txt ok; echo x > inside.txt'")
+	for _, p := range []string{"abs", "up", "cfg", "hard"} {
+		if _, err := os.Lstat(filepath.Join(ws, p)); err == nil {
+			t.Errorf("%s landed in the workspace", p)
+		}
+	}
+	if target, err := os.Readlink(filepath.Join(ws, "ok")); err != nil || target != "inside.txt" {
+		t.Errorf("an inside symlink did not land: %q %v", target, err)
+	}
+	if !strings.Contains(string(o.Stderr), "refused") {
+		t.Errorf("no note on the refused links: %q", o.Stderr)
+	}
+	canaryIntact(t, outside)
+}
+
+func TestEachSessionSeesOnlyItsOwnSpill(t *testing.T) {
+	h := hostProgs(t)
+	ws, _ := sandboxDir(t)
+	spill := t.TempDir()
+	a, b := filepath.Join(spill, "session-a"), filepath.Join(spill, "session-b")
+	for _, d := range []string{a, b} {
+		must(t, os.Mkdir(d, 0o700))
+		must(t, os.WriteFile(filepath.Join(d, "out.txt"), []byte(filepath.Base(d)), 0o600))
+	}
+	scope := Scope{Workspace: ws, Mode: WorkspaceWrite, Session: "a", Spill: a}
+	if o := runIn(t, h, scope, "cat "+a+"/out.txt"); string(o.Stdout) != "session-a" {
+		t.Fatalf("own spill: %q %q", o.Stdout, o.Stderr)
+	}
+	if o := runIn(t, h, scope, "cat "+b+"/out.txt"); o.ExitCode == 0 {
+		t.Fatalf("another session's spill was readable: %q", o.Stdout)
+	}
+	if o := runIn(t, h, scope, "dash -c 'cat "+b+"/out.txt'"); o.ExitCode == 0 {
+		t.Fatalf("another session's spill was readable by a host program: %q", o.Stdout)
+	}
+	if o := runIn(t, h, scope, "dash -c 'cat "+a+"/out.txt; echo x > "+a+"/new'"); string(o.Stdout) != "session-a" {
+		t.Fatalf("own spill from a host program: %q %q", o.Stdout, o.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(a, "new")); err == nil {
+		t.Fatal("the spill directory was writable")
+	}
+}
