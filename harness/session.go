@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -95,6 +96,10 @@ type Session struct {
 	srv   *live.Server // the owner socket, nil if it could not be made
 	scope *scope       // plan mode, the goal, the children (see scope)
 
+	// pinned is what choosing the model at creation had to say (the
+	// default it picked); the recorded model no longer says it.
+	pinned []string
+
 	mu       sync.Mutex // guards the fields below
 	agent    *agent.Agent
 	settings session.Settings
@@ -132,7 +137,7 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 		if settings, preset, err = resolveSettings(opts.Settings, set, opts.Getwd); err != nil {
 			return nil, err
 		}
-		settings = pinModel(settings, opts.Getenv)
+		settings, s.pinned = pinModel(settings, opts.Getenv)
 		h := session.Header{Settings: settings}
 		if p := opts.Parent; p != nil {
 			h.Parent, h.ParentCall, h.Depth = p.ID, p.CallID, p.Depth+1
@@ -257,7 +262,13 @@ func (s *Session) Model() models.Model {
 func (s *Session) Notices() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]string(nil), s.notices...)
+	var out []string
+	for _, n := range append(append([]string(nil), s.pinned...), s.notices...) {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Resumed reports whether Open continued an existing session.
