@@ -29,6 +29,9 @@ type runFlags struct {
 	// recorded settings on resume).
 	given []session.Field
 	mcp   mcpFlags
+
+	// agentic are plan mode's and goals' flags (agentic.go).
+	agentic agenticFlags
 }
 
 // settingFlags names the flag of each setting.
@@ -55,6 +58,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&s.NoCompact, "no-compact", false, "never prune or compact the context automatically (ptc session compact still works)")
 	fl.StringVar(&f.resume, "resume", "", "continue the session with this id (or a unique prefix of it); the flags given replace its recorded settings")
 	f.mcp.register(cmd)
+	f.agentic.register(cmd, f)
 	cmd.PreRun = func(c *cobra.Command, _ []string) {
 		f.given = nil
 		for name, field := range settingFlags {
@@ -95,6 +99,7 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 		Resume: f.resume, Settings: f.settings, Override: f.given,
 		Answerer: newTerminalAnswerer(), Observer: obs, Retry: retry,
 	}
+	f.agentic.apply(&opts)
 	if os.Getenv("PTC_TEST_TOOLS") != "" {
 		opts.Toolset = sleepToolset
 	}

@@ -56,6 +56,9 @@ func interactive(c *cobra.Command, f *runFlags) error {
 		line, err := in.ReadString('\n')
 		text := strings.TrimSpace(line)
 		handled, cerr := compactCommand(c, a.sess, text)
+		if cerr == nil && !handled {
+			handled, cerr = agenticCommand(c, a.sess, text)
+		}
 		if cerr != nil {
 			return cerr
 		}

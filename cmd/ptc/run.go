@@ -65,7 +65,7 @@ func runOnce(c *cobra.Command, f *runFlags, input string) error {
 
 	ctx, stop := interruptContext(c.Context())
 	defer stop()
-	res, err := a.sess.Run(ctx, input)
+	res, err := runAgentic(ctx, a, f, input)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (p *printer) streamJSON(ev session.Event) {
 }
 
 func (p *printer) text(ev session.Event) {
-	if p.contextText(ev) {
+	if p.contextText(ev) || p.agenticText(ev) {
 		return
 	}
 	switch ev.Type {

@@ -39,16 +39,21 @@ func newSessionCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			kids := childrenOf(c.Context(), home, h.ID)
 			switch output {
 			case "json":
 				enc := json.NewEncoder(c.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(struct {
-					Session session.Header  `json:"session"`
-					Events  []session.Event `json:"events"`
-				}{h, nonNil(events)})
+					Session  session.Header    `json:"session"`
+					Events   []session.Event   `json:"events"`
+					Children []session.Summary `json:"children"`
+				}{h, nonNil(events), kids})
 			case "text", "":
-				return showText(c.OutOrStdout(), h, events)
+				if err := showText(c.OutOrStdout(), h, events); err != nil {
+					return err
+				}
+				return showChildren(c.OutOrStdout(), kids)
 			}
 			return fmt.Errorf("unknown output format %q: use text or json", output)
 		},

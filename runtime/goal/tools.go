@@ -130,7 +130,7 @@ const (
 
 // Describe is the goal in one line, for the model and the terminal.
 func Describe(g session.Goal) string {
-	s := fmt.Sprintf("goal %s (revision %d, %s, %d of %d rounds): %s", g.ID, g.Revision, g.Status, g.Rounds, g.MaxRounds, g.Objective)
+	s := fmt.Sprintf("%s (revision %d, %s, %d of %d rounds): %s", g.ID, g.Revision, g.Status, g.Rounds, g.MaxRounds, g.Objective)
 	if g.BlockedReason != "" {
 		s += " — blocked: " + g.BlockedReason
 	}
@@ -145,7 +145,7 @@ func renderOutput(v any) string {
 	case out.Goal == nil:
 		return "There is no goal."
 	}
-	return "The " + Describe(*out.Goal)
+	return "Goal " + Describe(*out.Goal)
 }
 
 // RoundPrompt is the input of a goal round's turn: short, with what the
