@@ -49,9 +49,28 @@ func execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			c.stdin = strings.NewReader("")
 		}
 		f, ok := builtins[args[0]]
+		if !ok {
+			// $(command -v jq) is /usr/bin/jq: the builtin, unless the
+			// guest really has such a file.
+			if dir, base := filepath.Split(args[0]); dir == "/usr/bin/" || dir == "/bin/" {
+				if bf, isBuiltin := builtins[base]; isBuiltin {
+					if _, err := os.Stat(args[0]); err != nil {
+						f, ok, c.name = bf, true, base
+					}
+				}
+			}
+		}
 		if !ok && strings.ContainsRune(args[0], '/') {
 			if st, ran := runScriptFile(c, args); ran {
 				return exitStatus(st)
+			}
+		}
+		if !ok && !strings.ContainsRune(args[0], '/') {
+			// A script in a $PATH directory the guest can see.
+			if p := pathScript(args[0], hc.Env.Get("PATH").String(), hc.Dir); p != "" {
+				if st, ran := runScriptFile(c, append([]string{p}, args[1:]...)); ran {
+					return exitStatus(st)
+				}
 			}
 		}
 		if !ok {

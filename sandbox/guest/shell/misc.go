@@ -122,7 +122,11 @@ func sleep(c *cmd, args []string) int {
 func which(c *cmd, args []string) int {
 	status := 0
 	for _, a := range args {
-		if _, ok := builtins[a]; ok || isShellBuiltin(a) {
+		if p, ok := LookCommand(a, c.hc.Env.Get("PATH").String()); ok {
+			fmt.Fprintln(c.stdout, p)
+			continue
+		}
+		if isShellBuiltin(a) {
 			fmt.Fprintf(c.stdout, "/usr/bin/%s\n", a)
 			continue
 		}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -249,17 +250,21 @@ func runScriptFile(c *cmd, args []string) (status int, ok bool) {
 	case info.IsDir():
 		fmt.Fprintf(c.stderr, "%s: Is a directory\n", args[0])
 		return 126, true
-	case info.Mode().Perm() != 0 && info.Mode().Perm()&0o111 == 0:
-		fmt.Fprintf(c.stderr, "%s: Permission denied\n", args[0])
-		return 126, true
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "%s: %s\n", args[0], errText(err))
 		return 126, true
 	}
-	if interp, ok := shebang(string(data)); ok && !scriptInterpreters[interp] {
-		return 0, false
+	// The sandbox cannot set permission bits (chmod +x fails there), so a
+	// file with a #! line counts as executable whatever its mode; one
+	// without needs the bit, as in bash.
+	if perm := info.Mode().Perm(); perm != 0 && perm&0o111 == 0 && !strings.HasPrefix(string(data), "#!") {
+		fmt.Fprintf(c.stderr, "%s: Permission denied\n", args[0])
+		return 126, true
+	}
+	if interp, ok := shebang(string(data)); ok && !scriptInterpreters[interp] || compiled(data) {
+		return 0, false // a program for the host (or another interpreter)
 	}
 	return c.runChild(&invocation{name: args[0], command: string(data), params: append([]string{"--"}, args[1:]...)}), true
 }
@@ -345,4 +350,10 @@ func parsePrefix(src, name string, err error) (*syntax.File, int) {
 		return nil, status
 	}
 	return file, status
+}
+
+// compiled reports whether data looks like a compiled program rather than
+// a script: a NUL byte near the start.
+func compiled(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), 1024)], 0) >= 0
 }

@@ -42,12 +42,89 @@ func newRunner(dir string, env map[string]string) (*interp.Runner, error) {
 	if dir == "" {
 		dir = "/"
 	}
-	return interp.New(
+	opts := []interp.RunnerOption{
 		interp.Env(expand.ListEnviron(pairs...)),
 		interp.Dir(dir),
 		interp.ExecHandlers(execMiddleware),
 		interp.OpenHandler(openHandler),
-	)
+	}
+	return interp.New(append(opts, runnerOptions...)...)
+}
+
+// runnerOptions are added to every interpreter; lookpath_wasip1.go adds
+// the guest's command lookup.
+var runnerOptions []interp.RunnerOption
+
+// LookCommand finds a command the way the sandbox runs it, given $PATH:
+// a builtin is NAME in the first standard bin directory of $PATH (the
+// guest has no such files; running that path runs the builtin), then a
+// script in a $PATH directory the guest can see, then a host program
+// (when the sandbox allows them). command -v, type, hash and which all
+// answer from it, and the shell runs commands in the same order.
+func LookCommand(name, pathVar string) (string, bool) {
+	if strings.ContainsRune(name, '/') {
+		return "", false
+	}
+	if _, ok := builtins[name]; ok {
+		return builtinDir(pathVar) + name, true
+	}
+	if p := pathScript(name, pathVar, ""); p != "" {
+		return p, true
+	}
+	if Host != nil {
+		if p, err := Host.Lookup(name); err == nil {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func systemBinDir(d string) bool {
+	switch filepath.Clean(d) {
+	case "/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin", "/usr/local/sbin":
+		return true
+	}
+	return false
+}
+
+// builtinDir is where a builtin appears to live: the first of the usual
+// bin directories on $PATH.
+func builtinDir(pathVar string) string {
+	for _, d := range filepath.SplitList(pathVar) {
+		if systemBinDir(d) {
+			return filepath.Clean(d) + "/"
+		}
+	}
+	return "/usr/bin/"
+}
+
+// pathScript finds name in the $PATH directories the guest can see (the
+// workspace's bin directories, say): the first regular file. Relative
+// entries are relative to dir. The sandbox's file system has no
+// permission bits, so the executable bit is not checked.
+func pathScript(name, pathVar, dir string) string {
+	for _, d := range filepath.SplitList(pathVar) {
+		if d == "" {
+			d = "."
+		}
+		if systemBinDir(d) {
+			continue // the host's programs: builtins, or host programs
+		}
+		p := filepath.Join(d, name)
+		if !filepath.IsAbs(p) {
+			if dir == "" {
+				continue
+			}
+			p = filepath.Join(dir, p)
+		}
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+			if !filepath.IsAbs(filepath.Join(d, name)) {
+				return filepath.Join(d, name)
+			}
+			return p
+		}
+	}
+	return ""
 }
 
 // openHandler opens redirect targets. The guest has no /dev, so /dev/null

@@ -156,4 +156,3 @@ func (r *Runner) ptcUnalias(args []string) exitStatus {
 	}
 	return exit
 }
-

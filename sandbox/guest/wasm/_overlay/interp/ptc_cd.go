@@ -165,4 +165,3 @@ func (r *Runner) ptcPwd(args []string) exitStatus {
 	r.outf("%s\n", dir)
 	return exit
 }
-
