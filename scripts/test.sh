@@ -17,6 +17,11 @@ if [ ! -x .tools/node/node_modules/.bin/mcp-server-everything ] && command -v np
 fi
 export PTC_TSC="$PWD/.tools/node/node_modules/.bin/tsc"
 
+# The shell spec-compat test writes its match-rate table here; it is
+# printed at the end, pass or fail.
+export PTC_SPEC_REPORT="$(mktemp)"
+trap 'cat "$PTC_SPEC_REPORT" 2>/dev/null; rm -f "$PTC_SPEC_REPORT"' EXIT
+
 go vet ./...
 go test -count=1 ./...
 go test -count=1 -race ./runtime/... ./ptc/... ./sandbox ./sandbox/rootfs ./sandbox/tools/...

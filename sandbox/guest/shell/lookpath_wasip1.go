@@ -7,4 +7,3 @@ import "mvdan.cc/sh/v3/interp"
 // then host programs. Native builds use the unpatched interpreter, which
 // has no such option, hence the wasip1-only file.
 func init() { runnerOptions = append(runnerOptions, interp.PtcLookPath(LookCommand)) }
-
