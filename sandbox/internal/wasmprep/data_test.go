@@ -3,6 +3,7 @@ package wasmprep
 import (
 	"bytes"
 	"context"
+	"github.com/ptc-dev/ptc/sandbox/internal/testguest"
 	"testing"
 
 	"github.com/tetratelabs/wazero"
@@ -84,6 +85,9 @@ func TestOverlappingOrPassiveDataIsRefused(t *testing.T) {
 func instantiateWASI(t *testing.T, rt wazero.Runtime) {
 	t.Helper()
 	if _, err := wasi_snapshot_preview1.Instantiate(context.Background(), rt); err != nil {
+		t.Fatal(err)
+	}
+	if err := testguest.NoHostPrograms(context.Background(), rt); err != nil {
 		t.Fatal(err)
 	}
 }
