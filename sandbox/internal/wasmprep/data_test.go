@@ -3,13 +3,13 @@ package wasmprep
 import (
 	"bytes"
 	"context"
-	"github.com/ptc-dev/ptc/sandbox/internal/testguest"
 	"testing"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	guestwasm "github.com/ptc-dev/ptc/sandbox/guest/wasm"
+	"github.com/ptc-dev/ptc/sandbox/internal/testguest"
 )
 
 // initialMemory instantiates wasm without running anything and returns
