@@ -15,7 +15,7 @@ const SnapshotPlugin = "runtime-context"
 // during a session, so it travels as a user message rather than as system
 // text. Empty fields are left out of the text.
 type Context struct {
-	Sandbox   string // sandbox mode: read-only, workspace-write, danger-full-access
+	Sandbox   string // sandbox mode: read-only, workspace-write, git-write, danger-full-access
 	Approval  string // approval policy: ask or never
 	Workspace string // workspace root
 	Date      string // today's date, YYYY-MM-DD
@@ -55,6 +55,8 @@ func sandboxNote(mode string) string {
 		return "tools may read the workspace but not change it"
 	case "workspace-write":
 		return "tools may change files inside the workspace only"
+	case "git-write":
+		return "tools may change files inside the workspace only, and git may write the repository's .git (commit, add, checkout, stash)"
 	case "danger-full-access":
 		return "tools may run commands on the host without confinement"
 	}
