@@ -338,6 +338,14 @@ func (h *Host) quota(key poolKey) *rootfs.Quota {
 	return q
 }
 
+// protected is the protected set instances apply in workspace-write.
+func (h *Host) protected() []string {
+	if len(h.cfg.Protected) > 0 {
+		return h.cfg.Protected
+	}
+	return rootfs.DefaultProtected
+}
+
 // errHostClosed is returned for work asked of a closed Host.
 var errHostClosed = errors.New("sandbox: the host is closed")
 

@@ -324,7 +324,7 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 		p.stderr = newCapture(r, wake)
 	}
 	if spec.Writable {
-		spec.Protect = protectedInView(ws, in.key.mode)
+		spec.Protect = protectedInView(ws, in.key.mode, h.protected())
 		spec.LayerSize = layerSize(in.fs)
 	}
 	ap := &applier{fs: in.fs, full: in.fs.QuotaHit, room: quotaRoom(in.fs)}
@@ -407,12 +407,13 @@ func programEnv(guest []string, home, dir string, path []string) []string {
 	return out
 }
 
-// protectedInView lists the protected paths that exist at the top of the
-// workspace, for the program's view to show them read-only (the apply
-// step refuses changes to any protected path, wherever it is).
-func protectedInView(ws string, mode Mode) []string {
+// protectedInView lists the protected paths (patterns) that exist at the
+// top of the workspace, for the program's view to show them read-only
+// (the apply step refuses changes to any protected path, wherever it is).
+func protectedInView(ws string, mode Mode, patterns []string) []string {
 	var out []string
-	for _, name := range rootfs.DefaultProtected {
+	for _, name := range patterns {
+		name = strings.TrimSuffix(name, "/**")
 		if name == ".git" && mode == GitWrite {
 			for _, kept := range rootfs.GitWriteKept {
 				kept = strings.TrimSuffix(kept, "/**")

@@ -402,3 +402,14 @@ func TestEachSessionSeesOnlyItsOwnSpill(t *testing.T) {
 		t.Fatal("the spill directory was writable")
 	}
 }
+
+func TestWithoutBubblewrapAHostProgramSaysWhatToInstall(t *testing.T) {
+	wasm := testguest.Shell(t)
+	h := NewHost(Config{Guest: func() []byte { return wasm }, HostExec: &HostExec{Bwrap: "/nonexistent/bwrap"}, PoolSize: -1})
+	defer h.Close(context.Background())
+	ws, _ := sandboxDir(t)
+	o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite}, "git --version")
+	if o.ExitCode != 127 || !strings.Contains(string(o.Stderr), "install it (Debian/Ubuntu: apt-get install bubblewrap") {
+		t.Fatalf("exit %d stderr %q", o.ExitCode, o.Stderr)
+	}
+}

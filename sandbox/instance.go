@@ -129,9 +129,7 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 	}
 	in := &instance{key: key, procs: procTable{wake: make(chan struct{}, 1)}}
 	opts := rootfs.Options{ReadOnly: key.mode == ReadOnly, GitWrite: key.mode == GitWrite, MaxOpen: h.cfg.MaxOpen, Quota: h.quota(key)}
-	if len(h.cfg.Protected) > 0 {
-		opts.Protected = h.cfg.Protected
-	}
+	opts.Protected = h.protected()
 	if key.mode == DangerFullAccess {
 		opts.Protected = []string{}
 	}

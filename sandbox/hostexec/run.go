@@ -81,7 +81,12 @@ const InstallHint = "host programs run under bubblewrap: install it (Debian/Ubun
 func (r *Runner) Available() error {
 	r.once.Do(func() {
 		r.bwrap = r.cfg.Bwrap
-		if r.bwrap == "" {
+		if r.bwrap != "" {
+			if _, err := exec.LookPath(r.bwrap); err != nil {
+				r.availErr = fmt.Errorf("%s (%s: %v)", InstallHint, r.bwrap, err)
+				return
+			}
+		} else {
 			p, err := exec.LookPath("bwrap")
 			if err != nil {
 				r.availErr = errors.New(InstallHint)
