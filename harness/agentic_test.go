@@ -285,3 +285,39 @@ func (a *answers) Ask(context.Context, tools.Question) (string, error) {
 	a.list = a.list[1:]
 	return s, nil
 }
+
+func TestUserInputGoesAheadOfTheNextGoalRound(t *testing.T) {
+	home, ws := agenticHome(t)
+	model := script(t, map[string]any{"replies": []any{
+		text("round one"),
+		text("answered the user"),
+		call("update_goal", map[string]any{"goal_id": "goal-1", "revision": 1, "action": "complete"}),
+		text("done"),
+	}})
+	s := openAgentic(t, home, ws, model, nil)
+	defer s.Close()
+	stop := s.Subscribe(func(e session.Event) {
+		if e.Type == session.TypeGoalRound && strings.Contains(string(e.Data), `"round":1`) {
+			s.Followup("what are you doing?") // typed while round 1 runs
+		}
+	})
+	defer stop()
+	ctx := context.Background()
+	if _, err := s.SetGoal(ctx, "ship it", 5); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RunGoal(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, m := range eventsOf[session.UserMessage](t, s.Events(), session.TypeUserMessage) {
+		order = append(order, m.Source.Kind+":"+m.Content[0].Text[:10])
+	}
+	want := []string{"plugin:Goal round", "user:what are y", "plugin:Goal round"}
+	if strings.Join(order, "|") != strings.Join(want, "|") {
+		t.Fatalf("turn inputs %q, want %q", order, want)
+	}
+	if g, _ := s.Goal(); g.Status != session.GoalComplete || g.Rounds != 2 {
+		t.Fatalf("%+v", g)
+	}
+}

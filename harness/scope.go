@@ -98,6 +98,11 @@ func (s *Session) currentAgent() *agent.Agent {
 	return s.agent
 }
 
+// Followup queues user input while a turn runs (the TUI's prompt): it
+// becomes the next turn, ahead of any further goal round, since user
+// input takes precedence. Between turns, call Run instead.
+func (s *Session) Followup(text string) { s.currentAgent().Inbox().Followup(text) }
+
 // Settle waits for the background subagents still running; each one's
 // completion notice starts a turn of its own when none is running (and
 // joins the running turn otherwise), so a headless run does not end with

@@ -157,3 +157,35 @@ func TestAPlanningParentGivesItsChildrenAReadOnlySandbox(t *testing.T) {
 		t.Fatalf("%+v %v", kids, err)
 	}
 }
+
+func TestSubagentsOfOneStepRunConcurrently(t *testing.T) {
+	home, ws := agenticHome(t)
+	var cs []map[string]any
+	var lanes []any
+	for _, n := range []string{"one", "two", "three"} {
+		cs = append(cs, map[string]any{"name": "subagent", "arguments": map[string]any{"description": n, "prompt": "task " + n}})
+		lanes = append(lanes, map[string]any{"match": "task " + n, "replies": []any{map[string]any{"text": "answer " + n, "delay_ms": 300}}})
+	}
+	model := script(t, map[string]any{"replies": []any{map[string]any{"tool_calls": cs}, text("merged")}, "agents": lanes})
+	s := openAgentic(t, home, ws, model, nil)
+	defer s.Close()
+	if out, err := s.Run(context.Background(), "fan out"); err != nil || out.Text != "merged" {
+		t.Fatalf("%+v %v", out, err)
+	}
+	res := eventsOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
+	for i, n := range []string{"one", "two", "three"} {
+		if res[i].Content[0].Text != "answer "+n {
+			t.Fatalf("result %d: %+v", i, res[i])
+		}
+	}
+	// All three started before any ended: they ran at the same time.
+	var seq []string
+	for _, e := range s.Events() {
+		if e.Type == session.TypeSubagentStart || e.Type == session.TypeSubagentEnd {
+			seq = append(seq, e.Type)
+		}
+	}
+	if strings.Join(seq[:3], ",") != strings.Repeat(session.TypeSubagentStart+",", 2)+session.TypeSubagentStart {
+		t.Fatalf("%v", seq)
+	}
+}
