@@ -274,3 +274,35 @@ func (c *cli) children(id string) []session.Summary {
 	}
 	return s.Children
 }
+
+func TestSlashPlanAndSlashGoalInTheLineSession(t *testing.T) {
+	c := newCLI(t)
+	model := writeScript(t,
+		call("update_goal", map[string]any{"goal_id": "goal-1", "revision": 1, "action": "complete"}), reply("the docs are tidy"),
+		reply("plain answer"))
+	cmd := c.command("--preset", "standard", "--workspace", t.TempDir(), "--model", "script:"+model, "--approval", "never")
+	cmd.Stdin = strings.NewReader("/plan\n/goal tidy the docs\n/plan off\nhello\n")
+	out, errs, code := c.collect(cmd)
+	if code != 0 || !strings.Contains(out, "plain answer") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "plan mode on") || !strings.Contains(errs, "plan mode off") || !strings.Contains(errs, "goal-1 (revision 1, active, 0 of 256 rounds): tidy the docs") {
+		t.Fatalf("stderr %q", errs)
+	}
+	id := ""
+	for _, f := range strings.Fields(errs) {
+		if strings.Count(f, "-") == 2 && len(f) == 22 {
+			id = f
+		}
+	}
+	ev := c.show(id).Events
+	modes := ofType(ev, session.TypePlanMode)
+	if len(modes) != 2 || !decodeAs[session.PlanMode](t, modes[0]).Active || decodeAs[session.PlanMode](t, modes[1]).Active {
+		t.Fatalf("%d plan/mode events", len(modes))
+	}
+	create := decodeAs[session.GoalChange](t, ofType(ev, session.TypeGoalCreate)[0])
+	upd := decodeAs[session.GoalChange](t, ofType(ev, session.TypeGoalUpdate)[0])
+	if create.By != "user" || upd.Action != "complete" || upd.Turn != "round" || len(ofType(ev, session.TypeGoalRound)) != 1 {
+		t.Fatalf("%+v %+v", create, upd)
+	}
+}
