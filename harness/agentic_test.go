@@ -257,6 +257,9 @@ func TestPlanModeSwitchesAndExitPlanModeApproves(t *testing.T) {
 	if !s.PlanMode() || len(eventsOf[session.PlanMode](t, s.Events(), session.TypePlanMode)) != 3 {
 		t.Fatal("/plan did not switch it on again")
 	}
+	if hs := eventsOf[session.RequestHeader](t, s.Events(), session.TypeRequestHeader); len(hs) != 1 {
+		t.Fatalf("plan mode changed the system text or the tools: %d request/header events", len(hs))
+	}
 }
 
 func TestAHeadlessPlanStopsTheRun(t *testing.T) {

@@ -31,7 +31,7 @@ type scope struct {
 }
 
 func detachedScope() *scope {
-	return &scope{plan: plan.New(false), goals: goal.NewKeeper(false)}
+	return &scope{plan: plan.New(false), goals: goal.NewKeeper(true)}
 }
 
 // stopStep is the pre-step hook that ends the run after a headless
