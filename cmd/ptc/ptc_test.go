@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,15 +14,7 @@ import (
 // values and returns its path.
 func writeScript(t *testing.T, replies ...map[string]any) string {
 	t.Helper()
-	b, err := json.Marshal(map[string]any{"replies": replies})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "script.json")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return scriptJSON(t, map[string]any{"replies": replies})
 }
 
 func call(name string, args map[string]any) map[string]any {
