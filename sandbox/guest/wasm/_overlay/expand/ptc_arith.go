@@ -172,6 +172,9 @@ func isDigits(s string) bool {
 // variable evaluates a variable named in an expression: unset and empty
 // are 0, anything else is evaluated in turn.
 func (a *arithEval) variable(name string) (int64, error) {
+	if name == "LINENO" && a.top != nil {
+		return int64(a.top.Pos().Line()), nil
+	}
 	vr := a.cfg.Env.Get(name)
 	if _, v := vr.Resolve(a.cfg.Env); v.Kind != NameRef {
 		vr = v

@@ -209,37 +209,117 @@ func (s *splitter) lit(str string, split bool) {
 // the text after joins the last. "$@" alone, with no parameters, is no
 // field at all.
 func (s *splitter) dblQuoted(dq *syntax.DblQuoted) error {
-	cfg := s.cfg
 	mark, wasStarted, wasEnded := len(s.cur), s.started, s.wsEnded
 	s.keep("", quoteDouble) // "" alone is an empty field
-	for _, wp := range dq.Parts {
-		if pe, ok := wp.(*syntax.ParamExp); ok {
-			elems, err := cfg.quotedElemFields(pe)
-			if err != nil {
-				return err
-			}
-			if elems != nil {
-				if len(elems) == 0 && len(dq.Parts) == 1 {
-					s.cur, s.started, s.wsEnded = s.cur[:mark], wasStarted, wasEnded
-				}
-				for i, e := range elems {
-					if i > 0 {
-						s.boundary()
-					}
-					s.keep(e, quoteDouble)
-				}
-				continue
-			}
-		}
-		field, err := cfg.wordField([]syntax.WordPart{wp}, quoteDouble)
-		if err != nil {
-			return err
-		}
-		for _, part := range field {
-			s.keep(part.val, quoteDouble)
-		}
+	empty, err := s.dquoteParts(dq.Parts)
+	if err != nil {
+		return err
+	}
+	if empty && len(dq.Parts) == 1 {
+		s.cur, s.started, s.wsEnded = s.cur[:mark], wasStarted, wasEnded
 	}
 	return nil
+}
+
+// dquoteParts adds parts read inside double quotes. empty reports that
+// they were a single list expansion with no elements.
+func (s *splitter) dquoteParts(parts []syntax.WordPart) (empty bool, err error) {
+	cfg := s.cfg
+	for _, wp := range parts {
+		pe, ok := wp.(*syntax.ParamExp)
+		if !ok {
+			field, err := cfg.wordField([]syntax.WordPart{wp}, quoteDouble)
+			if err != nil {
+				return false, err
+			}
+			for _, part := range field {
+				s.keep(part.val, quoteDouble)
+			}
+			continue
+		}
+		elems, isList, err := cfg.quotedList(pe)
+		if err != nil {
+			return false, err
+		}
+		if isList {
+			for i, e := range elems {
+				if i > 0 {
+					s.boundary()
+				}
+				s.keep(e, quoteDouble)
+			}
+			empty = len(elems) == 0
+			continue
+		}
+		word, val, err := cfg.paramExpWord(pe)
+		switch {
+		case err != nil:
+			return false, err
+		case word != nil:
+			// "${x:-word}": the word's own quotes and lists count.
+			if empty, err = s.dquoteWord(word.Parts); err != nil {
+				return false, err
+			}
+		default:
+			s.keep(val, quoteDouble)
+		}
+	}
+	return empty, nil
+}
+
+// dquoteWord adds the word of a "${x:-word}" used inside double quotes:
+// quotes in it group text (single quotes stay as characters, and what they
+// enclose still expands), lists still make a field per element.
+func (s *splitter) dquoteWord(parts []syntax.WordPart) (empty bool, err error) {
+	for _, wp := range parts {
+		switch wp := wp.(type) {
+		case *syntax.DblQuoted:
+			if empty, err = s.dquoteParts(wp.Parts); err != nil {
+				return false, err
+			}
+		case *syntax.ParamExp:
+			if empty, err = s.dquoteParts([]syntax.WordPart{wp}); err != nil {
+				return false, err
+			}
+		default:
+			f, err := s.cfg.dquoteWordPart(wp)
+			if err != nil {
+				return false, err
+			}
+			for _, part := range f {
+				s.keep(part.val, quoteDouble)
+			}
+		}
+	}
+	return empty, nil
+}
+
+// quotedList returns the elements of a quoted list expansion ("$@",
+// "${a[@]}", "${!p@}", with per-element operators), and, for "${a[@]-w}"
+// and the like, the elements when the word is not used. isList is false
+// for anything else.
+func (cfg *Config) quotedList(pe *syntax.ParamExp) (elems []string, isList bool, err error) {
+	if pe.Exp != nil {
+		switch pe.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			bare := *pe
+			bare.Exp = nil
+			list, err := cfg.quotedElemFields(&bare)
+			if err != nil || list == nil {
+				return nil, false, err
+			}
+			word, _, err := cfg.paramExpWord(pe)
+			if err != nil || word != nil {
+				return nil, false, err
+			}
+			if pe.Exp.Op == syntax.AlternateUnset || pe.Exp.Op == syntax.AlternateUnsetOrNull {
+				return []string{}, true, nil
+			}
+			return list, true, nil
+		}
+	}
+	list, err := cfg.quotedElemFields(pe)
+	return list, list != nil, err
 }
 
 // paramExp adds an unquoted parameter expansion.
@@ -341,33 +421,34 @@ func (cfg *Config) dquoteParamWord(pe *syntax.ParamExp) (parts []fieldPart, val 
 		return nil, val, false, err
 	}
 	for _, wp := range word.Parts {
-		switch wp := wp.(type) {
-		case *syntax.SglQuoted:
-			inner := wp.Value
-			if doc, perr := syntax.NewParser().Document(strings.NewReader(inner)); perr == nil && doc != nil {
-				f, err := cfg.wordField(doc.Parts, quoteHeredoc)
-				if err != nil {
-					return nil, "", false, err
-				}
-				inner = cfg.fieldJoin(f)
-			}
-			parts = append(parts, fieldPart{val: "'" + inner + "'", quote: quoteDouble})
-		case *syntax.Lit:
-			v := strings.ReplaceAll(wp.Value, `\}`, "}")
-			f, err := cfg.wordField([]syntax.WordPart{&syntax.Lit{Value: v}}, quoteDouble)
-			if err != nil {
-				return nil, "", false, err
-			}
-			parts = append(parts, f...)
-		default:
-			f, err := cfg.wordField([]syntax.WordPart{wp}, quoteDouble)
-			if err != nil {
-				return nil, "", false, err
-			}
-			parts = append(parts, f...)
+		f, err := cfg.dquoteWordPart(wp)
+		if err != nil {
+			return nil, "", false, err
 		}
+		parts = append(parts, f...)
 	}
 	return parts, "", true, nil
+}
+
+// dquoteWordPart expands one part of the word of ${x:-word} read inside
+// double quotes.
+func (cfg *Config) dquoteWordPart(wp syntax.WordPart) ([]fieldPart, error) {
+	switch wp := wp.(type) {
+	case *syntax.SglQuoted:
+		inner := wp.Value
+		if doc, perr := syntax.NewParser().Document(strings.NewReader(inner)); perr == nil && doc != nil {
+			f, err := cfg.wordField(doc.Parts, quoteHeredoc)
+			if err != nil {
+				return nil, err
+			}
+			inner = cfg.fieldJoin(f)
+		}
+		return []fieldPart{{val: "'" + inner + "'", quote: quoteDouble}}, nil
+	case *syntax.Lit:
+		v := strings.ReplaceAll(wp.Value, `\}`, "}")
+		return cfg.wordField([]syntax.WordPart{&syntax.Lit{Value: v}}, quoteDouble)
+	}
+	return cfg.wordField([]syntax.WordPart{wp}, quoteDouble)
 }
 
 // quoteQ is ${x@Q}: the value in single quotes, or in $'...' when it
@@ -479,4 +560,47 @@ func (cfg *Config) indirectElem(ref string) (string, error) {
 		return "", fmt.Errorf("%s: bad substitution", ref)
 	}
 	return cfg.paramExp(pe)
+}
+
+// indirectOp turns ${!ref OP} (an operator after an indirection) into
+// ${TARGET OP}, TARGET being what ref holds (a name or an element).
+func (cfg *Config) indirectOp(pe *syntax.ParamExp) (*syntax.ParamExp, bool, error) {
+	if !pe.Excl || pe.Names != 0 || (pe.Exp == nil && pe.Repl == nil && pe.Slice == nil) {
+		return nil, false, nil
+	}
+	if lit := nodeLit(pe.Index); lit == "@" || lit == "*" {
+		return nil, false, nil
+	}
+	ref := *pe
+	ref.Excl, ref.Exp, ref.Repl, ref.Slice = false, nil, nil, nil
+	name, err := cfg.paramExp(&ref)
+	if err != nil {
+		return nil, true, err
+	}
+	base, _, _ := strings.Cut(name, "[")
+	if !syntax.ValidName(base) && base != "@" && base != "*" && !isDigitsName(base) {
+		return nil, true, fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
+	}
+	w, perr := syntax.NewParser().Document(strings.NewReader("${" + name + "}"))
+	if perr != nil || w == nil || len(w.Parts) != 1 {
+		return nil, true, fmt.Errorf("%s: bad substitution", name)
+	}
+	target, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok {
+		return nil, true, fmt.Errorf("%s: bad substitution", name)
+	}
+	target.Exp, target.Repl, target.Slice = pe.Exp, pe.Repl, pe.Slice
+	return target, true, nil
+}
+
+func isDigitsName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

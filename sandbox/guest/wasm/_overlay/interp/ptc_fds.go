@@ -37,6 +37,14 @@ type ptcRunner struct {
 	// shopts and setOpts hold the bash options the interpreter does not
 	// implement, once changed (ptc_shopt.go); they are copied on write.
 	shopts, setOpts map[string]bool
+	// traps holds every trap set, by signal name (ptc_trap.go); EXIT and
+	// ERR also live in the Runner's callbacks.
+	traps map[string]string
+	// funcs is the stack of functions being run, innermost last, for
+	// FUNCNAME (ptc_vars.go).
+	funcs []string
+	// subshell numbers this runner among the subshells, for BASHPID.
+	subshell int64
 	// softArith makes arithmetic errors in expansions fail the command
 	// instead of the shell, as inside [[ ]].
 	softArith bool
@@ -550,5 +558,6 @@ func (r *Runner) endProcSubsts(from int) {
 
 // cloneForSubshell copies ptc's state into a subshell.
 func (p *ptcRunner) cloneForSubshell() ptcRunner {
-	return ptcRunner{fds: p.cloneFDs(), funcDepth: p.funcDepth, shopts: p.shopts, setOpts: p.setOpts}
+	return ptcRunner{fds: p.cloneFDs(), funcDepth: p.funcDepth, shopts: p.shopts, setOpts: p.setOpts,
+		funcs: p.funcs, subshell: subshellCount.Add(1)}
 }
