@@ -16,6 +16,9 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/ptc-dev/ptc/cmd/ptc/tui"
+	"github.com/ptc-dev/ptc/internal/termsafe"
+	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -48,6 +51,22 @@ type lineAnswerer struct {
 	src io.Reader
 	in  *bufio.Reader
 	out io.Writer
+	// settings, once the session is open, says its workspace and mode
+	// for the approval prompt.
+	settings func() session.Settings
+}
+
+// showSettings lets an answerer name the session's workspace and sandbox
+// mode in approvals; openApp calls it once the session is open.
+func showSettings(a tools.Answerer, settings func() session.Settings) {
+	switch x := a.(type) {
+	case *lineAnswerer:
+		x.mu.Lock()
+		x.settings = settings
+		x.mu.Unlock()
+	case *tui.Answerer:
+		showSettings(x.Fallback, settings)
+	}
 }
 
 func newLineAnswerer(r io.Reader, w io.Writer) *lineAnswerer {
@@ -67,11 +86,21 @@ func (a *lineAnswerer) Ask(ctx context.Context, q tools.Question) (string, error
 	return a.question(ctx, q)
 }
 
+// approval shows what would run and where (the same fields as the TUI's
+// dialog, every value sanitised: a justification or a tool name cannot
+// move the cursor or redraw the prompt), then reads the answer.
 func (a *lineAnswerer) approval(ctx context.Context, q tools.Question) (string, error) {
-	fmt.Fprintf(a.out, "\nptc wants to run %s with:\n%s\n", q.Tool, indentArgs(q.Args))
-	if q.Text != "" {
-		fmt.Fprintln(a.out, q.Text)
+	var workspace, mode string
+	if a.settings != nil {
+		s := a.settings()
+		workspace, mode = s.Workspace, s.Sandbox
 	}
+	title, fields := tui.DescribeApproval(q, workspace, mode)
+	fmt.Fprintf(a.out, "\nptc wants to run %s (%s):\n", termsafe.Line(q.Tool), title)
+	for _, f := range fields {
+		fmt.Fprintf(a.out, "  %-10s %s\n", f.Label, strings.ReplaceAll(f.Value, "\n", "\n             "))
+	}
+	fmt.Fprintf(a.out, "  arguments:\n%s\n", termsafe.String(indentArgs(q.Args)))
 	for range maxTries {
 		fmt.Fprint(a.out, "Allow? [a] once  [s] for this session  [d] deny: ")
 		line, err := a.readLine(ctx)
@@ -92,9 +121,9 @@ func (a *lineAnswerer) approval(ctx context.Context, q tools.Question) (string, 
 }
 
 func (a *lineAnswerer) question(ctx context.Context, q tools.Question) (string, error) {
-	fmt.Fprintf(a.out, "\nQuestion from the agent: %s\n", q.Text)
+	fmt.Fprintf(a.out, "\nQuestion from the agent: %s\n", termsafe.String(q.Text))
 	for i, o := range q.Options {
-		fmt.Fprintf(a.out, "  %d) %s\n", i+1, o)
+		fmt.Fprintf(a.out, "  %d) %s\n", i+1, termsafe.Line(o))
 	}
 	prompt := "Answer: "
 	if len(q.Options) > 0 {

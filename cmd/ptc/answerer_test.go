@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -46,4 +47,29 @@ func TestTerminalAnswerer(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+func TestTheApprovalPromptShowsHostileTextEscaped(t *testing.T) {
+	q := tools.Question{Kind: tools.KindApproval, Tool: "bash\u202e\x1b[2J",
+		Args: `{"command":"rm -rf ~","sandbox_permissions":"danger-full-access","justification":"run ` + "`ls`" + ` read-only\u001b[2J\u001b[H\u001b[32mOK\u001b[0m"}`,
+		Text: "Allow this bash call?\x1b[2J"}
+	var out bytes.Buffer
+	a := newLineAnswerer(strings.NewReader("d\n"), &out)
+	showSettings(a, func() session.Settings { return session.Settings{Workspace: "/home/dev/project", Sandbox: "workspace-write"} })
+	got, err := a.Ask(context.Background(), q)
+	if err != nil || got != tools.AnswerDeny {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	shown := out.String()
+	for _, raw := range []string{"\x1b", "\u202e"} {
+		if strings.Contains(shown, raw) {
+			t.Fatalf("the prompt holds %q raw:\n%s", raw, shown)
+		}
+	}
+	for _, want := range []string{`bash\u202e\x1b[2J`, `read-only\x1b[2J\x1b[H\x1b[32mOK\x1b[0m`, "danger-full-access  (now workspace-write)",
+		"on the host, unconfined", "workspace  /home/dev/project", "command    rm -rf ~"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, shown)
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/mcp"
@@ -32,6 +33,21 @@ type runFlags struct {
 
 	// agentic are plan mode's and goals' flags (agentic.go).
 	agentic agenticFlags
+	// answerer and note are how the session talks to the user besides
+	// its events (not flags): approvals and questions (nil: the
+	// terminal's line prompt) and one-line notes (nil: stderr). The TUI
+	// sets both so nothing is written under its screen.
+	answerer tools.Answerer
+	note     func(string)
+}
+
+// notef prints a note about the session: through f.note, else on stderr.
+func (f *runFlags) notef(format string, args ...any) {
+	if f.note != nil {
+		f.note(fmt.Sprintf(format, args...))
+		return
+	}
+	stderrNote(format, args...)
 }
 
 // settingFlags names the flag of each setting.
@@ -97,7 +113,10 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	}
 	opts := harness.Options{
 		Resume: f.resume, Settings: f.settings, Override: f.given,
-		Answerer: newTerminalAnswerer(), Observer: obs, Retry: retry,
+		Answerer: f.answerer, Observer: obs, Retry: retry,
+	}
+	if opts.Answerer == nil {
+		opts.Answerer = newTerminalAnswerer()
 	}
 	f.agentic.apply(&opts)
 	if os.Getenv("PTC_TEST_TOOLS") != "" {
@@ -113,13 +132,14 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 		}
 		return nil, err
 	}
+	showSettings(opts.Answerer, sess.Settings)
 	for _, w := range sess.Warnings() {
-		fmt.Fprintln(os.Stderr, "ptc: warning:", w)
+		f.notef("ptc: warning: %s", termsafe.String(w))
 	}
 	for _, n := range sess.Notices() {
-		fmt.Fprintln(os.Stderr, "ptc: note:", n)
+		f.notef("ptc: note: %s", termsafe.String(n))
 	}
-	m, err := startMCP(ctx, home, harness.MCPOptions{Workspace: sess.Settings().Workspace, Configs: f.mcp.configs, Answerer: opts.Answerer})
+	m, err := startMCP(ctx, home, harness.MCPOptions{Workspace: sess.Settings().Workspace, Configs: f.mcp.configs, Answerer: opts.Answerer}, f.notef)
 	if err != nil {
 		return nil, errors.Join(err, sess.Close(), home.Close())
 	}

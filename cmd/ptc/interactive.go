@@ -14,8 +14,8 @@ import (
 	"github.com/ptc-dev/ptc/internal/termsafe"
 )
 
-// newInteractiveCmd is `ptc` with no arguments: a simple read-answer loop
-// in one session. Ctrl-C cancels the running turn, Ctrl-D exits.
+// newInteractiveCmd is `ptc` with no arguments: the interactive session.
+// Ctrl-C cancels the running turn, Ctrl-D exits.
 func newInteractiveCmd() *cobra.Command {
 	f := &runFlags{output: "text"}
 	cmd := &cobra.Command{
@@ -28,7 +28,12 @@ func newInteractiveCmd() *cobra.Command {
 	return cmd
 }
 
+// interactive is the TUI on a terminal, else a line-mode loop (stdin or
+// stdout piped: scripts, tests, dumb terminals).
 func interactive(c *cobra.Command, f *runFlags) error {
+	if onTerminal() {
+		return runTUI(c, f)
+	}
 	out, errw := c.OutOrStdout(), c.ErrOrStderr()
 	pr := newPrinter("text", out, errw)
 	a, err := openApp(c.Context(), f, pr.event)

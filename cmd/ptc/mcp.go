@@ -57,20 +57,23 @@ func (s *mcpSource) Refresh(ctx context.Context) bool {
 	return m.Refresh(ctx) || pending
 }
 
-// startMCP starts the run's MCP servers and prints the notices (skipped
-// project servers, servers that did not start) to stderr. It returns nil
-// when no server runs.
-func startMCP(ctx context.Context, home *harness.Home, o harness.MCPOptions) (*mcp.Manager, error) {
-	o.Notify = func(s string) { fmt.Fprintln(os.Stderr, "ptc: note:", termsafe.String(s)) }
+// startMCP starts the run's MCP servers and gives the notices (skipped
+// project servers, servers that did not start, later restarts) to note.
+// It returns nil when no server runs.
+func startMCP(ctx context.Context, home *harness.Home, o harness.MCPOptions, note func(string, ...any)) (*mcp.Manager, error) {
+	o.Notify = func(s string) { note("ptc: note: %s", termsafe.String(s)) }
 	m, notices, err := home.StartMCP(ctx, o)
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range notices {
-		fmt.Fprintln(os.Stderr, "ptc: note:", termsafe.String(n))
+		note("ptc: note: %s", termsafe.String(n))
 	}
 	return m, nil
 }
+
+// stderrNote prints a note on stderr (commands without a TUI).
+func stderrNote(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 
 // mcpFlags are the flags of commands that start MCP servers.
 type mcpFlags struct {

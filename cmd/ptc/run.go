@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ptc-dev/ptc/cmd/ptc/tui"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
@@ -24,9 +25,15 @@ func newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [flags] [PROMPT]",
 		Short: "Run one turn headless (the prompt comes from the argument or stdin)",
+		Long: `Run one turn headless: the prompt is the argument, or all of stdin. The answer and the
+tool activity print as text (commands and the head of each result), or as one JSON object
+(--output json) or a JSON line per event (--output stream-json). The session is kept;
+--resume ID continues it. For the interactive session run ptc with no command.
+
+` + environmentHelp,
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			input, err := readPrompt(args, c.InOrStdin())
+			input, err := readPrompt(args, c.InOrStdin(), c.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -38,9 +45,14 @@ func newRunCmd() *cobra.Command {
 	return cmd
 }
 
-func readPrompt(args []string, stdin io.Reader) (string, error) {
+// readPrompt is the argument, else all of stdin. On a terminal, a person
+// is told what ptc waits for: without it, `ptc run` alone looks hung.
+func readPrompt(args []string, stdin io.Reader, errw io.Writer) (string, error) {
 	if len(args) == 1 {
 		return args[0], nil
+	}
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintln(errw, "ptc run: type the prompt, then press Ctrl-D on an empty line to send it (or pass it as an argument: ptc run 'PROMPT'; plain `ptc` is the interactive session)")
 	}
 	b, err := io.ReadAll(stdin)
 	if err != nil {
@@ -157,7 +169,8 @@ func (p *printer) text(ev session.Event) {
 	case session.TypeToolCall:
 		var d session.ToolCall
 		if json.Unmarshal(ev.Data, &d) == nil {
-			p.line(fmt.Sprintf("→ %s %s", d.Name, callSummary(d.Arguments)))
+			p.call("→ ", d.Name, d.Arguments)
+			p.program(d.Name, d.Arguments)
 		}
 	case session.TypeToolResult:
 		var d session.ToolResult
@@ -165,14 +178,14 @@ func (p *printer) text(ev session.Event) {
 			return
 		}
 		if d.Error != nil {
-			p.line(fmt.Sprintf("  ✗ %s: %s", d.Error.Code, clip(d.Error.Message, 100)))
+			p.line(fmt.Sprintf("  ✗ %s: %s", termsafe.Line(d.Error.Code), clip(d.Error.Message, 100)))
 		} else if len(d.Content) > 0 {
-			p.line("  ← " + clip(lastLine(d.Content[0].Text), 100))
+			p.head("  ← ", d.Content[0].Text)
 		}
 	case session.TypePtcDispatchStart:
 		var d session.PtcDispatch
 		if json.Unmarshal(ev.Data, &d) == nil {
-			p.line(fmt.Sprintf("  ↳ %s %s", d.Name, clip(d.Arguments, 90)))
+			p.call("  ↳ ", d.Name, d.Arguments)
 		}
 	case session.TypePtcDispatch:
 		var d session.PtcDispatch
@@ -270,33 +283,66 @@ func finalObject(id string, res agent.Outcome) final {
 		Usage: res.Usage, Turn: res.Turn, Steps: res.Steps}
 }
 
-// callSummary is the one-line view of a call's arguments: the model's own
-// description when the tool takes one (run_code, bash), else the raw
-// arguments clipped.
-func callSummary(raw string) string {
+// Text output shows this much of a program and of each result.
+const (
+	programHeadLines = 4
+	resultHeadLines  = 3
+)
+
+// call shows a call on one line, and under it the reason given when the
+// call asks for a wider sandbox mode (sanitised like everything else: a
+// justification is the model's text).
+func (p *printer) call(prefix, name, raw string) {
+	p.line(clip(prefix+tui.CallSummary(name, raw), 120))
+	var esc struct {
+		Mode string `json:"sandbox_permissions"`
+		Why  string `json:"justification"`
+	}
+	if json.Unmarshal([]byte(raw), &esc) == nil && esc.Mode != "" {
+		p.line(clip(strings.Repeat(" ", utf8.RuneCountInString(prefix))+"asks for "+esc.Mode+": "+esc.Why, 160))
+	}
+}
+
+// program shows the first lines of a run_code program under its call.
+func (p *printer) program(name, raw string) {
+	if name != "run_code" {
+		return
+	}
 	var args struct {
-		Description string `json:"description"`
+		Code string `json:"code"`
 	}
-	if json.Unmarshal([]byte(raw), &args) == nil && strings.TrimSpace(args.Description) != "" {
-		return "— " + clip(args.Description, 100)
+	if json.Unmarshal([]byte(raw), &args) != nil || strings.TrimSpace(args.Code) == "" {
+		return
 	}
-	return clip(raw, 100)
+	p.lines("  ┃ ", "  ┃ ", strings.TrimRight(args.Code, "\n"), programHeadLines)
 }
 
-// lastLine is the last non-blank line of s: for run_code the return
-// value, for most tools the end of their output.
-func lastLine(s string) string {
-	s = strings.TrimRight(s, " \n")
-	return s[strings.LastIndex(s, "\n")+1:]
+// head shows the first lines of a result: what a command printed first,
+// not only its last line.
+func (p *printer) head(prefix, text string) {
+	text = strings.TrimRight(text, " \n")
+	if text == "" {
+		return
+	}
+	p.lines(prefix, strings.Repeat(" ", utf8.RuneCountInString(prefix)), text, resultHeadLines)
 }
 
-func clip(s string, n int) string {
-	s = termsafe.String(strings.ReplaceAll(s, "\n", " "))
-	if len(s) > n {
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
+func (p *printer) lines(first, rest, text string, n int) {
+	all := strings.Split(text, "\n")
+	for i, l := range all {
+		if i == n {
+			p.line(fmt.Sprintf("%s… %d more line(s)", rest, len(all)-n))
+			return
 		}
-		return s[:n] + "…"
+		prefix := rest
+		if i == 0 {
+			prefix = first
+		}
+		p.line(prefix + clip(l, 110))
 	}
-	return s
+}
+
+// clip is s on one line, sanitised and cut to n bytes.
+func clip(s string, n int) string {
+	return termsafe.Clip(strings.ReplaceAll(s, "\n", " "), n)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -46,6 +47,9 @@ func newShCmd() *cobra.Command {
 			if o.Note != "" {
 				fmt.Fprintf(os.Stderr, "ptc sh: %s\n", o.Note)
 			}
+			if hint := hostHint(o.ExitCode, o.Stderr, m); hint != "" {
+				fmt.Fprintln(os.Stderr, hint)
+			}
 			if o.ExitCode != 0 {
 				return exitError{code: o.ExitCode & 0xff}
 			}
@@ -57,4 +61,14 @@ func newShCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&network, "network", false, "let host programs the command runs reach the network (off by default)")
 	cmd.Flags().DurationVar(&timeout, "timeout", sandboxtools.DefaultBashTimeout, "stop the command after this long")
 	return cmd
+}
+
+// hostHint translates the sandbox's "not found" message for a person: it
+// tells the model the tool field (sandbox_permissions), a person at
+// `ptc sh` needs the flag.
+func hostHint(code int, stderr []byte, mode sandbox.Mode) string {
+	if code != 127 || mode == sandbox.DangerFullAccess || !bytes.Contains(stderr, []byte("sandbox_permissions")) {
+		return ""
+	}
+	return "ptc sh: to run it as a host program without the sandbox, rerun with --sandbox danger-full-access"
 }

@@ -139,15 +139,17 @@ func (m *Model) submit() tea.Cmd {
 		m.in.Reset()
 		return cmd.run(m, arg)
 	}
-	if m.running || m.busy != "" {
-		m.tr.notice(toneWarn, "a turn is running; your text stays in the input (ctrl+c cancels the turn)")
-		return nil
-	}
 	if strings.HasPrefix(text, "//") {
 		text = text[1:] // "//text" sends "/text"
 	}
 	m.hist.add(raw)
 	m.in.Reset()
+	if m.running || m.busy != "" {
+		// Typed while a turn runs: it is the next turn.
+		m.queued = append(m.queued, text)
+		m.tr.notice(toneInfo, "queued: sent when the running turn ends (ctrl+c cancels the turn and brings it back)")
+		return nil
+	}
 	return m.startTurn(text)
 }
 

@@ -81,6 +81,8 @@ type Model struct {
 	armedExit  bool // ctrl+c pressed while idle: the next one exits
 	cancelling bool
 
+	queued []string // inputs sent while a turn ran, in order
+
 	asks   []*pendingAsk
 	picker *picker
 
@@ -194,6 +196,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.tr.notice(toneError, "the turn could not run: "+msg.err.Error())
 		}
+		cmds = append(cmds, m.next(msg.out))
 	case compactedMsg:
 		m.busy, m.cancelling = "", false
 		switch {
@@ -278,8 +281,11 @@ func (m *Model) edit(fn func()) {
 // refresh redraws the conversation, keeping the view at the bottom when
 // it was there.
 func (m *Model) refresh() {
-	m.layout()
+	// Whether the view follows the end is decided before the layout
+	// changes: a dialog opening shrinks the conversation, and that must
+	// not count as the user scrolling up.
 	follow := m.vp.AtBottom() || m.vp.TotalLineCount() <= m.vp.Height
+	m.layout()
 	m.rnd.now = m.cfg.Now().UnixMilli()
 	parts := make([]string, 0, len(m.tr.entries))
 	for _, e := range m.tr.entries {
@@ -290,6 +296,8 @@ func (m *Model) refresh() {
 	m.vp.SetContent(strings.Join(parts, "\n\n"))
 	if follow {
 		m.vp.GotoBottom()
+	} else {
+		m.vp.SetYOffset(m.vp.YOffset) // clamped to the new height
 	}
 }
 
@@ -306,6 +314,24 @@ func (m *Model) startTurn(input string) tea.Cmd {
 		out, err := be.Run(context.Background(), prompt)
 		return turnDoneMsg{out, err}
 	}, m.tick())
+}
+
+// next starts the next queued input after a turn; after a cancelled
+// turn the queued text goes back into the input instead (the user
+// stopped the work, so nothing is sent on their behalf).
+func (m *Model) next(out agent.Outcome) tea.Cmd {
+	if len(m.queued) == 0 {
+		return nil
+	}
+	if out.Reason == session.ReasonAborted {
+		text := strings.Join(m.queued, "\n\n")
+		m.queued = nil
+		m.edit(func() { m.in.SetValue(text) })
+		return nil
+	}
+	text := m.queued[0]
+	m.queued = m.queued[1:]
+	return m.startTurn(text)
 }
 
 // background runs a blocking backend call off the event loop, showing

@@ -170,16 +170,7 @@ func (r *renderer) header(c *toolCall, depth int) string {
 	if c.status == statusOK && c.hasExit && c.exitCode != 0 {
 		icon, st = "✗", r.th.fail
 	}
-	what := c.short
-	switch {
-	case c.name == "run_code" && c.description != "":
-		what = "— " + c.description
-	case c.name == "bash" && c.command != "":
-		what = "$ " + strings.SplitN(c.command, "\n", 2)[0]
-	}
-	if c.mode != "" {
-		what += "  [" + c.mode + "]"
-	}
+	what := c.what()
 	right := icon + " " + c.duration(r.now)
 	if c.hasExit && c.status != statusRunning {
 		right = icon + fmt.Sprintf(" exit %d · ", c.exitCode) + c.duration(r.now)
@@ -193,6 +184,32 @@ func (r *renderer) header(c *toolCall, depth int) string {
 	left = ansi.Truncate(left, max(room, 10), "…")
 	pad := max(r.width-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
 	return left + strings.Repeat(" ", pad) + st.Render(right)
+}
+
+// what is the call's arguments in a few words: a program's description,
+// a command line, a path, a pattern; with the wider sandbox mode a call
+// asks for.
+func (c *toolCall) what() string {
+	what := c.short
+	switch {
+	case c.name == "run_code" && c.description != "":
+		what = "— " + c.description
+	case c.name == "bash" && c.command != "":
+		what = "$ " + termsafe.Line(strings.SplitN(c.command, "\n", 2)[0])
+	}
+	if c.mode != "" {
+		what += "  [" + c.mode + "]"
+	}
+	return what
+}
+
+// CallSummary is a call on one line as the TUI shows it: the tool's name
+// and what its arguments say ("bash $ go test ./...", "run_code — survey
+// the workspace", "read main.go"), sanitised. ptc run's text output uses
+// it too.
+func CallSummary(name, rawArgs string) string {
+	c := newToolCall("", name, rawArgs, 0)
+	return c.name + " " + c.what()
 }
 
 func (r *renderer) program(src, indent string) []string {
@@ -247,9 +264,12 @@ func (r *renderer) outcome(c *toolCall, indent string, nested bool) []string {
 		if msg == "" {
 			msg = c.result
 		}
-		text := strings.TrimSpace(c.errCode + ": " + msg)
-		if c.errCode == "" {
-			text = strings.TrimSpace(msg)
+		text := strings.TrimSpace(msg)
+		if c.errCode != "" {
+			text = strings.TrimSpace(c.errCode + ": " + msg)
+		}
+		if text == "" {
+			return nil
 		}
 		return r.clipped(strings.Split(text, "\n"), indent+"⎿ ", 3, r.th.fail, false)
 	}

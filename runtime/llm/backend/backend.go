@@ -57,7 +57,13 @@ func Choose(s Spec) (Choice, error) {
 		if err != nil {
 			return Choice{}, err
 		}
-		info := models.Model{ID: s.Model, ContextWindow: models.DefaultContextWindow}
+		// A script model is no model the table knows, unless
+		// models.yaml lists it by its whole name (a demo that shows a
+		// price, a test of the status line); no notice either way.
+		info := table.Lookup(s.Model)
+		if !info.Known {
+			info = models.Model{ID: s.Model, ContextWindow: models.DefaultContextWindow}
+		}
 		return Choice{Provider: p, Model: s.Model, Info: info.WithContextWindow(s.ContextWindow)}, nil
 	}
 	cfg, err := openai.ConfigFromEnv(s.BaseURL, s.Model, s.Getenv)

@@ -1,6 +1,8 @@
 package backend
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,6 +71,8 @@ func TestChooseNoticesAndWindow(t *testing.T) {
 			window: 131072, notices: []string{"retired"}},
 		{name: "a script model takes the override",
 			spec: Spec{Model: "script:../../../examples/hello.json", ContextWindow: 5000}, window: 5000},
+		{name: "a script model listed by its whole name in the table takes that entry",
+			spec: Spec{Model: "script:../../../examples/hello.json", Models: scriptTable(t)}, window: 4096},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,4 +90,18 @@ func TestChooseNoticesAndWindow(t *testing.T) {
 			}
 		})
 	}
+}
+
+func scriptTable(t *testing.T) *models.Table {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "models.yaml")
+	yaml := "models:\n  \"script:../../../examples/hello.json\":\n    context_window: 4096\n    price: {input: 1, output: 2}\n"
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := models.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
 }
