@@ -85,17 +85,20 @@ func pinModel(s session.Settings, getenv func(string) string) (session.Settings,
 	if strings.HasPrefix(s.Model, backend.ScriptPrefix) {
 		return s, nil
 	}
-	choice, err := backend.Choose(backend.Spec{Model: s.Model, BaseURL: s.BaseURL, Getenv: getenv})
+	choice, err := backend.Choose(backend.Spec{Model: s.Model, BaseURL: s.BaseURL, ContextWindow: s.ContextWindow, Getenv: getenv})
 	if err != nil {
 		return s, nil
 	}
+	var notices []string
 	if s.Model == "" {
-		s.Model = choice.Model
+		// Only the pick itself needs saying here; what the model table
+		// says about the model is said when the session composes it.
+		s.Model, notices = choice.Model, choice.Notices
 	}
 	if s.BaseURL == "" {
 		if cfg, err := openai.ConfigFromEnv("", s.Model, getenv); err == nil {
 			s.BaseURL = cfg.BaseURL
 		}
 	}
-	return s, choice.Notices
+	return s, notices
 }
