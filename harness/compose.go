@@ -48,6 +48,9 @@ type composeInput struct {
 	retry    agent.Retrier
 	hooks    agent.Hooks
 	scope    *scope
+	// project is the AGENTS.md section, read once per composition so
+	// every request (and a tool-set refresh) carries the same bytes.
+	project prompt.Section
 }
 
 // compose wires the preset (prompt sections, snapshots, tool set) and the
@@ -73,7 +76,9 @@ func compose(in composeInput) (composition, error) {
 	if err != nil {
 		return composition{}, err
 	}
-	sections, err := SystemSections(in.preset, reg)
+	project, notes := ProjectInstructions(s.Workspace)
+	in.project = project
+	sections, err := in.sections(reg)
 	if err != nil {
 		return composition{}, err
 	}
@@ -102,7 +107,18 @@ func compose(in composeInput) (composition, error) {
 		mode := in.scope.plan
 		cfg.Context = func() prompt.Context { c := ctx; c.Plan = mode.Active(); return c }
 	}
-	return composition{cfg: cfg, reg: reg, model: choice.Info, notices: choice.Notices}, nil
+	return composition{cfg: cfg, reg: reg, model: choice.Info, notices: append(choice.Notices, notes...)}, nil
+}
+
+// sections are the system prompt sections of a composition: the
+// preset's (with the plan policy, PTC rule and SDK) and the project
+// instructions.
+func (in composeInput) sections(reg *tools.Registry) ([]prompt.Section, error) {
+	sections, err := SystemSections(in.preset, reg)
+	if err != nil {
+		return nil, err
+	}
+	return append(sections, in.project), nil
 }
 
 // SystemSections are the preset's prompt sections, the plan policy when

@@ -52,7 +52,7 @@ func (in composeInput) refresher(reg *tools.Registry, runner *tools.Runner, vars
 		if err != nil {
 			return "", nil, false // the set in force stays: a clash must not break the session
 		}
-		sections, err := SystemSections(in.preset, next)
+		sections, err := in.sections(next)
 		if err != nil {
 			return "", nil, false
 		}

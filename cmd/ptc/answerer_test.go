@@ -55,7 +55,9 @@ func TestTheApprovalPromptShowsHostileTextEscaped(t *testing.T) {
 		Text: "Allow this bash call?\x1b[2J"}
 	var out bytes.Buffer
 	a := newLineAnswerer(strings.NewReader("d\n"), &out)
-	showSettings(a, func() session.Settings { return session.Settings{Workspace: "/home/dev/project", Sandbox: "workspace-write"} })
+	showSettings(a, func() session.Settings {
+		return session.Settings{Workspace: "/home/dev/project", Sandbox: "workspace-write"}
+	})
 	got, err := a.Ask(context.Background(), q)
 	if err != nil || got != tools.AnswerDeny {
 		t.Fatalf("got %q, %v", got, err)

@@ -31,7 +31,7 @@ tool activity print as text (commands and the head of each result), or as one JS
 --resume ID continues it. For the interactive session run ptc with no command.
 
 ` + environmentHelp,
-		Args:  cobra.MaximumNArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			input, err := readPrompt(args, c.InOrStdin(), c.ErrOrStderr())
 			if err != nil {

@@ -208,5 +208,6 @@ func (m *Model) cmdCost(string) tea.Cmd {
 const initPrompt = `Write AGENTS.md at the root of this workspace: instructions for coding agents who will work here later. First look around — how to build, test and lint; the layout and which parts matter; conventions visible in the code and docs; anything a newcomer would get wrong. Keep it short and concrete: commands to run, where things are, rules to follow. If AGENTS.md exists already, improve it and keep what is still true. Then say what you wrote.`
 
 func (m *Model) cmdInit(string) tea.Cmd {
+	m.tr.notice(toneInfo, "AGENTS.md is read when a session opens (so the system prompt stays the same between requests): /new after this turn starts a session that follows it")
 	return m.startTurn(initPrompt)
 }
