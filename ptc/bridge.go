@@ -26,7 +26,10 @@ import (
 // itself (Gate.TryAcquire) and skips the sequencer: the common case of an
 // awaited call, or of a batch within the pool, costs one goroutine hop less.
 // Order is kept: the loop takes this path only while the sequencer has no
-// call left to admit, and TryAcquire never overtakes a queued call.
+// call left to admit, and TryAcquire never overtakes a queued call. When
+// the engine says the program waits for this call alone (a wait frame),
+// the loop also runs it itself (inline), since no other frame can come
+// until its settlement.
 //
 // Workers are reused: an admitted call goes to an idle worker when there is
 // one, else to a new worker while there are fewer workers than Gate slots,
@@ -100,11 +103,16 @@ func (b *bridge) call(cf callFrame) {
 	c.safe = b.concurrencySafe(c)
 	if b.waiting.Load() == 0 {
 		if release, ok := b.gate.TryAcquire(c.safe); ok {
-			if h.ctx.Err() == nil {
+			switch {
+			case h.ctx.Err() != nil:
+				release() // the run is being cancelled: let the sequencer abort it
+			case cf.alone:
+				b.inline(c, release)
+				return
+			default:
 				b.start(c, release)
 				return
 			}
-			release() // the run is being cancelled: let the sequencer abort it
 		}
 	}
 	b.waiting.Add(1)
@@ -161,8 +169,7 @@ func (b *bridge) admit(ctx context.Context, c *nested) {
 // more than the slots and the send never blocks; with all workers started
 // at least one of them has released its slot and is about to take it.
 func (b *bridge) start(c *nested, release func()) {
-	b.update(c, func(rec *CallRecord) { rec.Started = true })
-	b.em.emit(session.TypePtcDispatchStart, b.dispatchData(c, nil))
+	b.begin(c)
 	a := admitted{c: c, release: release}
 	if b.idle.Load() <= 0 && b.workers.Load() < b.slots {
 		b.workers.Add(1)
@@ -172,6 +179,21 @@ func (b *bridge) start(c *nested, release func()) {
 	}
 	b.idle.Add(-1)
 	b.work <- a
+}
+
+// inline runs a call on the host loop itself, for a program that waits
+// for this call and nothing else (see hostRun.loop): the settlement then
+// leaves from the goroutine that read the call, without waking a worker,
+// which on a loaded machine is a scheduling delay per sequential call.
+func (b *bridge) inline(c *nested, release func()) {
+	b.begin(c)
+	b.execute(c, release)()
+}
+
+// begin records the call as started and emits its start event.
+func (b *bridge) begin(c *nested) {
+	b.update(c, func(rec *CallRecord) { rec.Started = true })
+	b.em.emit(session.TypePtcDispatchStart, b.dispatchData(c, nil))
 }
 
 // worker runs its first call, then calls from the work queue until drain.

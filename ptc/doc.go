@@ -9,11 +9,18 @@
 //	hostRun.execute ── start ──────────────▶ jsRun: esbuild transform, preflight,
 //	                                          fresh goja runtime, prelude, program
 //	output (console lines, events) ◀── log ─ console.log
-//	bridge: Gate, Dispatcher, events ◀ call ─ tools.x(args)
-//	        settlement ─────────────────────▶ resolve / reject (ToolCallError)
-//	watch: deadline → interrupt ───────────▶ rt.Interrupt (the engine names the line)
+//	bridge: Gate, Dispatcher, events ◀ call ─ tools.x(args) (sent when it waits)
+//	        settlement ─────────────────────▶ step (loop.go) reads it and resolves
+//	                                          or rejects (ToolCallError)
+//	watch: deadline → interrupt ─(own pipe)▶ rt.Interrupt (the engine names the line)
 //	       killGrace later, or RSS over ──── SIGKILL
 //	Outcome ◀────────────────────────── done ─ failure or result JSON
+//
+// A sequential nested call costs two cross-process wake-ups and no more:
+// the engine goroutine that runs the program reads settlements itself
+// while it waits, and when the program waits for one call alone the host
+// loop that read the call runs it and writes its settlement (loop.go,
+// engine.go). Calls made before the program waits leave in one write.
 //
 // Everything the model or the program controls runs in the engine, so a Go
 // stack overflow, a goja panic, a native loop or a huge allocation ends

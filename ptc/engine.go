@@ -169,6 +169,15 @@ func (h *hostRun) lost(err error) *Failure {
 }
 
 // loop relays the engine's frames until it reports the end of the run.
+//
+// A call read together with a wait frame for it runs on this goroutine
+// (bridge.inline) and the loop reads no frame until it is settled. That is
+// safe because the engine sends a wait frame only when the program waits
+// for that call and nothing else (no other call, no timer): until the
+// settlement it runs no program code, so it sends nothing. What can still
+// end the run meanwhile ends the call too: the deadline, cancellation and
+// the memory kill cancel h.ctx (interrupt, stop). An engine that halts
+// itself meanwhile (its heap watch) is heard when the call returns.
 func (h *hostRun) loop() (doneMsg, error) {
 	for {
 		typ, p, err := h.e.r.next()
@@ -188,7 +197,10 @@ func (h *hostRun) loop() (doneMsg, error) {
 			if err != nil {
 				return doneMsg{}, err
 			}
+			c.alone = h.e.r.takeWait(c.n)
 			h.br.call(c)
+		case frameWait:
+			// Read apart from its call, which has been started already.
 		case frameDone:
 			return decodeDone(p)
 		default:
@@ -257,8 +269,10 @@ func (h *hostRun) interrupt(f *Failure) <-chan time.Time {
 	}
 	h.mu.Unlock()
 	if first {
+		h.cancel() // the program will not see results now: calls in flight abort
 		msg, _ := json.Marshal(f)
-		go func() { _ = h.e.w.write(frameInterrupt, msg) }() // may block on a stuck engine until the kill
+		// Its own pipe, which carries nothing else: the write never waits.
+		_ = h.e.intr.write(frameInterrupt, msg)
 	}
 	return time.After(killGrace)
 }
@@ -270,17 +284,19 @@ func (h *hostRun) stop(f *Failure) {
 		h.stopped = f
 	}
 	h.mu.Unlock()
+	h.cancel()
 	h.e.kill()
 }
 
 // settle sends a nested call's settlement to the engine, unless the run
-// is already over.
+// is over or being stopped or cancelled (which aborted the call: the
+// program must end with the stop's reason, not catch the abort).
 func (h *hostRun) settle(n int, kind byte, body []byte) {
 	h.mu.Lock()
-	done := h.done
+	over := h.done || h.stopped != nil || h.parent.Err() != nil
 	h.mu.Unlock()
-	if done {
-		return
+	if over {
+		return // the program is being stopped: it must not see this result
 	}
 	_ = h.e.w.write(frameSettle, u32(uint32(n)), []byte{kind}, body)
 }

@@ -64,11 +64,19 @@ func memoryLimit(grown, limit uint64) *Failure {
 		grown>>20, limit>>20)}
 }
 
+// memGrace is how long a program over its memory budget has to stop after
+// the interrupt. A native operation (a fill, a join) does not see the
+// interrupt and may go on allocating; the host's RSS kill would stop it,
+// but with the Go memory limit near, the collector slows the operation
+// down so much that getting there can take longer than the run's budget.
+const memGrace = 200 * time.Millisecond
+
 // watchHeap stops the program (memory-limit, with its line) when the live
 // heap grows past the budget or the engine's memory past the budget plus
 // half of memMargin. It samples between instructions' worth of time; a single
 // native allocation is bounded by the engine's address-space limit and the
-// host's kill instead.
+// host's kill instead, and a native operation that keeps allocating after
+// the interrupt by memGrace (the engine then reports and exits).
 func (r *jsRun) watchHeap() (stop func()) {
 	limit := r.msg.HeapLimit
 	m := newMemWatch()
@@ -83,9 +91,17 @@ func (r *jsRun) watchHeap() (stop func()) {
 			case <-done:
 				return
 			case <-tick.C:
+				// Calls made by a program that has not waited since go
+				// out now: a long computation does not hold them back.
+				r.w.flushIdle()
 				live, total := m.grown()
 				if live > limit || total > limit+memMargin/2 {
 					r.halt(memoryLimit(max(live, total), limit))
+					select {
+					case <-done:
+					case <-time.After(memGrace):
+						r.abandon()
+					}
 					return
 				}
 			}

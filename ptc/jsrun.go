@@ -42,11 +42,11 @@ type jsRun struct {
 	rt  *goja.Runtime
 	msg startMsg
 	w   *frameWriter // to the host
+	in  *inbox       // from the host; read by the loop only
 
 	qmu   sync.Mutex
-	queue []job         // settlements and timers waiting for the loop
-	wake  chan struct{} // signalled when queue grows
-	ended bool          // the loop is over: jobs are dropped (guarded by qmu)
+	queue []job // timers waiting for the loop
+	ended bool  // the loop is over: jobs are dropped (guarded by qmu)
 
 	haltMu  sync.Mutex
 	haltWhy *Failure
@@ -59,6 +59,7 @@ type jsRun struct {
 	result    []byte
 	pending   int // tool calls and timers that may still post a job
 	calls     int // calls made so far
+	unsent    int // calls buffered since the loop last waited
 	resolvers map[int]pendingCall
 	timers    map[int]*timer
 	timerSeq  int
@@ -81,12 +82,12 @@ type timer struct {
 	fn goja.Callable
 }
 
-func newJSRun(m startMsg, w *frameWriter) *jsRun {
+func newJSRun(m startMsg, w *frameWriter, in *inbox) *jsRun {
 	return &jsRun{
 		rt:        goja.New(),
 		msg:       m,
 		w:         w,
-		wake:      make(chan struct{}, 1),
+		in:        in,
 		halted:    make(chan struct{}),
 		out:       outputCap{hard: m.HardOutput},
 		resolvers: map[int]pendingCall{},
@@ -106,6 +107,7 @@ func (r *jsRun) halt(f *Failure) {
 	r.haltWhy = f
 	r.rt.Interrupt(f)
 	close(r.halted)
+	r.in.wake()
 }
 
 // haltFailure is a copy of the reason the run was halted.
@@ -117,32 +119,6 @@ func (r *jsRun) haltFailure() *Failure {
 	}
 	f := *r.haltWhy
 	return &f
-}
-
-// post queues a job for the loop from any goroutine; it never blocks, so
-// the goroutine reading the host's frames is always free to deliver an
-// interrupt. Jobs posted after the loop ended are dropped.
-func (r *jsRun) post(j job) {
-	r.qmu.Lock()
-	if r.ended {
-		r.qmu.Unlock()
-		return
-	}
-	r.queue = append(r.queue, j)
-	r.qmu.Unlock()
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
-}
-
-// take returns the queued jobs and empties the queue.
-func (r *jsRun) take() []job {
-	r.qmu.Lock()
-	defer r.qmu.Unlock()
-	q := r.queue
-	r.queue = nil
-	return q
 }
 
 // run executes the program and reports how it ended. A Go panic inside
@@ -216,25 +192,6 @@ func (r *jsRun) execute(prog *goja.Program) *Failure {
 	case <-r.halted: // the result itself went over the output cap
 		return r.haltFailure()
 	default:
-	}
-	return nil
-}
-
-// step waits for queued work and runs it.
-func (r *jsRun) step() *Failure {
-	if r.pending == 0 {
-		return &Failure{Kind: KindException, Message: "the program is waiting for a promise that can never settle " +
-			"(no tool call or timer is pending); make sure every Promise you await is resolved"}
-	}
-	select {
-	case <-r.wake:
-	case <-r.halted:
-		return r.haltFailure()
-	}
-	for _, j := range r.take() {
-		if err := j(); err != nil {
-			return r.failure(err)
-		}
 	}
 	return nil
 }
@@ -321,7 +278,10 @@ func (r *jsRun) call(name, raw string) goja.Value {
 	pc.site, pc.hasSite = r.callSite()
 	r.resolvers[r.calls] = pc
 	r.pending++
-	_ = r.w.write(frameCall, encodeCall(callFrame{n: r.calls, name: name, args: raw})...)
+	r.unsent++
+	// The frame leaves when the program waits (step flushes), with the
+	// other calls made meanwhile, or with the next console line.
+	_ = r.w.buffer(frameCall, encodeCall(callFrame{n: r.calls, name: name, args: raw})...)
 	return r.rt.ToValue(p)
 }
 
@@ -335,15 +295,6 @@ func (r *jsRun) callSite() (goja.StackFrame, bool) {
 		}
 	}
 	return goja.StackFrame{}, false
-}
-
-// deliver queues a settlement frame from the host for the loop.
-func (r *jsRun) deliver(p []byte) {
-	s, err := decodeSettle(p)
-	if err != nil {
-		return
-	}
-	r.post(func() error { return r.settle(s) })
 }
 
 // settle resolves or rejects the call's promise; it runs on the loop.

@@ -15,9 +15,11 @@ import (
 // engineProc is one engine process as the host sees it.
 type engineProc struct {
 	cmd    *exec.Cmd
-	w      *frameWriter // to its stdin
+	w      *frameWriter // to its stdin: starts and settlements
 	r      *frameReader // from its stdout
+	intr   *frameWriter // to its interrupt pipe (see serveEngine)
 	stdin  *os.File
+	intrW  *os.File
 	stdout *os.File
 	stderr *headBuffer // the start of its stderr, to tell why it died
 	budget uint64
@@ -47,30 +49,32 @@ func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, erro
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	pipes, err := openPipes(3)
 	if err != nil {
-		inR.Close()
-		inW.Close()
 		return nil, err
 	}
-	e := &engineProc{stdin: inW, stdout: outR, stderr: &headBuffer{max: 16 << 10}, budget: budget, exited: make(chan struct{})}
+	inR, inW, outR, outW, intrR, intrW := pipes[0][0], pipes[0][1], pipes[1][0], pipes[1][1], pipes[2][0], pipes[2][1]
+	e := &engineProc{stdin: inW, stdout: outR, intrW: intrW, stderr: &headBuffer{max: 16 << 10}, budget: budget, exited: make(chan struct{})}
 	e.cmd = exec.Command(exe)
 	e.cmd.Env = append(engineEnviron(), engineEnv+"="+wireVersion, engineMemEnv+"="+strconv.FormatUint(budget, 10))
 	e.cmd.Stdin, e.cmd.Stdout, e.cmd.Stderr = inR, outW, e.stderr
+	e.cmd.ExtraFiles = []*os.File{intrR} // descriptor interruptFD
 	e.cmd.SysProcAttr = engineSysProcAttr()
 	err = e.cmd.Start()
 	inR.Close()
 	outW.Close()
+	intrR.Close()
 	if err != nil {
 		inW.Close()
 		outR.Close()
+		intrW.Close()
 		return nil, err
 	}
 	go func() {
 		_ = e.cmd.Wait()
 		close(e.exited)
 	}()
-	e.w, e.r = newFrameWriter(inW), newFrameReader(outR, maxEngineFrame(hard, budget))
+	e.w, e.r, e.intr = newFrameWriter(inW), newFrameReader(outR, maxEngineFrame(hard, budget)), newFrameWriter(intrW)
 	t := time.AfterFunc(min(helloTimeout, time.Until(deadline)), e.kill)
 	typ, p, err := e.r.next()
 	t.Stop()
@@ -83,6 +87,23 @@ func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, erro
 		return nil, fmt.Errorf("the engine process did not start: %v%s", err, e.stderr.excerpt())
 	}
 	return e, nil
+}
+
+// openPipes opens n pipes (read end, write end), or none.
+func openPipes(n int) ([][2]*os.File, error) {
+	var ps [][2]*os.File
+	for range n {
+		r, w, err := os.Pipe()
+		if err != nil {
+			for _, p := range ps {
+				p[0].Close()
+				p[1].Close()
+			}
+			return nil, err
+		}
+		ps = append(ps, [2]*os.File{r, w})
+	}
+	return ps, nil
 }
 
 // engineEnviron is the part of the host's environment an engine gets: the
@@ -106,6 +127,7 @@ func (e *engineProc) kill() {
 			_ = e.cmd.Process.Kill()
 		}
 		e.stdin.Close()
+		e.intrW.Close()
 	})
 }
 

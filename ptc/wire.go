@@ -21,12 +21,13 @@ const (
 	frameInterrupt = 'I' // host → engine: JSON Failure; stop the program
 	frameLog       = 'L' // engine → host: level byte, then the line
 	frameCall      = 'C' // engine → host: uint32 n, uint16 name length, name, JSON arguments
+	frameWait      = 'W' // engine → host: uint32 n; the program now waits for call n alone
 	frameDone      = 'D' // engine → host: JSON doneMsg; the run is over
 )
 
 // wireVersion changes with any incompatible change to the frames; the host
 // refuses an engine that greets it with another.
-const wireVersion = "ptc-runcode/1"
+const wireVersion = "ptc-runcode/2"
 
 // Settlement kinds (the first payload byte after the call number).
 const (
@@ -49,33 +50,88 @@ type callError struct {
 var errFrameTooLarge = errors.New("frame too large")
 
 // frameReader reads frames from one stream; it is used by one goroutine.
+// A read that fails with a deadline (the engine's loop is woken that way,
+// see inbox) loses nothing: the bytes of a partly read frame stay in the
+// reader and the next call goes on with them.
 type frameReader struct {
 	r   *bufio.Reader
 	max int
+
+	// A frame larger than the buffer is read into big across calls.
+	big    []byte
+	bigTyp byte
+	bigN   int
 }
 
+// frameBuffer is a reader's buffer: frames up to its size are read with
+// as few system calls as the writer made.
+const frameBuffer = 64 << 10
+
 func newFrameReader(r io.Reader, max int) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	return &frameReader{r: bufio.NewReaderSize(r, frameBuffer), max: max}
 }
 
 // next returns the next frame's type and payload (a fresh slice).
 func (fr *frameReader) next() (byte, []byte, error) {
-	var h [5]byte
-	if _, err := io.ReadFull(fr.r, h[:]); err != nil {
-		return 0, nil, err
-	}
-	n := int(binary.LittleEndian.Uint32(h[:4]))
-	if n < 1 || n-1 > fr.max {
-		return 0, nil, fmt.Errorf("%w (%d bytes, limit %d)", errFrameTooLarge, n, fr.max)
-	}
-	p := make([]byte, n-1)
-	if _, err := io.ReadFull(fr.r, p); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
+	if fr.big == nil {
+		h, err := fr.r.Peek(5)
+		if err != nil {
+			return 0, nil, unexpectedEOF(err, len(h) > 0)
 		}
-		return 0, nil, err
+		n := int(binary.LittleEndian.Uint32(h[:4]))
+		if n < 1 || n-1 > fr.max {
+			return 0, nil, fmt.Errorf("%w (%d bytes, limit %d)", errFrameTooLarge, n, fr.max)
+		}
+		typ := h[4]
+		if 4+n <= fr.r.Size() {
+			all, err := fr.r.Peek(4 + n)
+			if err != nil {
+				return 0, nil, unexpectedEOF(err, true)
+			}
+			p := make([]byte, n-1)
+			copy(p, all[5:])
+			_, _ = fr.r.Discard(4 + n)
+			return typ, p, nil
+		}
+		_, _ = fr.r.Discard(5)
+		fr.big, fr.bigTyp, fr.bigN = make([]byte, n-1), typ, 0
 	}
-	return h[4], p, nil
+	for fr.bigN < len(fr.big) {
+		k, err := fr.r.Read(fr.big[fr.bigN:])
+		fr.bigN += k
+		if err != nil {
+			return 0, nil, unexpectedEOF(err, true)
+		}
+	}
+	p := fr.big
+	fr.big = nil
+	return fr.bigTyp, p, nil
+}
+
+// waitFrameSize is a whole wait frame on the wire.
+const waitFrameSize = 4 + 1 + 4
+
+// takeWait reports whether the next frame is already buffered and is a
+// wait frame for call n, and consumes it if so. It never blocks.
+func (fr *frameReader) takeWait(n int) bool {
+	if fr.big != nil || fr.r.Buffered() < waitFrameSize {
+		return false
+	}
+	p, _ := fr.r.Peek(waitFrameSize)
+	if binary.LittleEndian.Uint32(p) != 5 || p[4] != frameWait || binary.LittleEndian.Uint32(p[5:]) != uint32(n) {
+		return false
+	}
+	_, _ = fr.r.Discard(waitFrameSize)
+	return true
+}
+
+// unexpectedEOF turns the end of the stream inside a frame into
+// io.ErrUnexpectedEOF; an end between frames stays io.EOF.
+func unexpectedEOF(err error, inFrame bool) error {
+	if inFrame && err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // frameWriter writes whole frames to one stream from any goroutine.
@@ -85,11 +141,47 @@ type frameWriter struct {
 }
 
 func newFrameWriter(w io.Writer) *frameWriter {
-	return &frameWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	return &frameWriter{w: bufio.NewWriterSize(w, frameBuffer)}
 }
 
-// write sends one frame made of the concatenated parts.
+// write sends one frame made of the concatenated parts, and every frame
+// buffered before it.
 func (fw *frameWriter) write(typ byte, parts ...[]byte) error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if err := fw.put(typ, parts); err != nil {
+		return err
+	}
+	return fw.w.Flush()
+}
+
+// buffer queues one frame without sending it: it leaves with the next
+// write or flush (or when the buffer fills). The engine buffers the calls
+// a program makes until it waits, so a Promise.all's calls travel in one
+// system call and one wake-up of the host.
+func (fw *frameWriter) buffer(typ byte, parts ...[]byte) error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	return fw.put(typ, parts)
+}
+
+// flush sends the buffered frames.
+func (fw *frameWriter) flush() error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	return fw.w.Flush()
+}
+
+// flushIdle sends the buffered frames unless another goroutine is writing
+// (and so sending them) now.
+func (fw *frameWriter) flushIdle() {
+	if fw.mu.TryLock() {
+		_ = fw.w.Flush()
+		fw.mu.Unlock()
+	}
+}
+
+func (fw *frameWriter) put(typ byte, parts [][]byte) error {
 	n := 1
 	for _, p := range parts {
 		n += len(p)
@@ -97,8 +189,6 @@ func (fw *frameWriter) write(typ byte, parts ...[]byte) error {
 	var h [5]byte
 	binary.LittleEndian.PutUint32(h[:4], uint32(n))
 	h[4] = typ
-	fw.mu.Lock()
-	defer fw.mu.Unlock()
 	if _, err := fw.w.Write(h[:]); err != nil {
 		return err
 	}
@@ -107,7 +197,7 @@ func (fw *frameWriter) write(typ byte, parts ...[]byte) error {
 			return err
 		}
 	}
-	return fw.w.Flush()
+	return nil
 }
 
 // u32 and u16 encode the fixed-size integer fields of frames.
@@ -119,6 +209,8 @@ type callFrame struct {
 	n    int
 	name string
 	args string
+
+	alone bool // a wait frame for this call came with it (not on the wire)
 }
 
 func encodeCall(c callFrame) [][]byte {
