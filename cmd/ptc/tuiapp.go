@@ -79,6 +79,28 @@ func (b *tuiBackend) Cancel() bool               { return b.cur().sess.Cancel() 
 func (b *tuiBackend) ResumeHint() string         { return b.cur().resumeHint() }
 func (b *tuiBackend) HistoryDir() string         { return b.cur().home.Dir() }
 
+func (b *tuiBackend) PlanMode() bool             { return b.cur().sess.PlanMode() }
+func (b *tuiBackend) Goal() (session.Goal, bool) { return b.cur().sess.Goal() }
+func (b *tuiBackend) SetPlanMode(ctx context.Context, on bool) error {
+	return b.cur().sess.SetPlanMode(ctx, on)
+}
+
+func (b *tuiBackend) SetGoal(ctx context.Context, objective string) (session.Goal, error) {
+	return b.cur().sess.SetGoal(ctx, objective, 0)
+}
+
+func (b *tuiBackend) UpdateGoal(ctx context.Context, action string) (session.Goal, error) {
+	return b.cur().sess.UpdateGoal(ctx, action, "", 0)
+}
+
+func (b *tuiBackend) RunGoal(ctx context.Context) (agent.Outcome, error) {
+	return b.cur().sess.RunGoal(ctx)
+}
+
+func (b *tuiBackend) Settle(ctx context.Context) (agent.Outcome, bool, error) {
+	return b.cur().sess.Settle(ctx)
+}
+
 func (b *tuiBackend) Models() []models.Model {
 	t, err := b.cur().home.Models()
 	if err != nil {

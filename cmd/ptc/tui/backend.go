@@ -43,4 +43,16 @@ type Backend interface {
 	ResumeHint() string
 	// HistoryDir is where input history files live (the ptc home).
 	HistoryDir() string
+
+	// Plan mode and goals (/plan, /goal).
+	PlanMode() bool
+	SetPlanMode(ctx context.Context, on bool) error
+	Goal() (session.Goal, bool)
+	SetGoal(ctx context.Context, objective string) (session.Goal, error)
+	UpdateGoal(ctx context.Context, action string) (session.Goal, error)
+	// RunGoal runs the goal's rounds while it is active (blocks like Run).
+	RunGoal(ctx context.Context) (agent.Outcome, error)
+	// Settle waits for background subagents after a turn; each one's
+	// completion notice runs a turn of its own (ran reports one did).
+	Settle(ctx context.Context) (out agent.Outcome, ran bool, err error)
 }

@@ -34,6 +34,8 @@ func init() {
 		{name: "sandbox", args: "[MODE]", help: "show or switch the sandbox mode (read-only, workspace-write, git-write, danger-full-access)", run: settingCommand(session.FieldSandbox)},
 		{name: "approval", args: "[POLICY]", help: "show or switch the approval policy (ask, never)", run: settingCommand(session.FieldApproval)},
 		{name: "cost", help: "tokens and cost of this session", whileRunning: true, run: (*Model).cmdCost},
+		{name: "plan", args: "[on|off]", help: "plan mode: tools are read-only until you approve the agent's plan (toggles)", whileRunning: true, run: (*Model).cmdPlan},
+		{name: "goal", args: "[TEXT]", help: "show the goal, set one (its rounds run until done), or pause|resume|done", run: (*Model).cmdGoal},
 		{name: "init", help: "ask the agent to write AGENTS.md (project instructions) for this workspace", run: (*Model).cmdInit},
 		{name: "exit", help: "leave (the session is saved; the resume command is printed)", whileRunning: true, run: func(m *Model, _ string) tea.Cmd { return m.exit() }},
 	}
@@ -210,4 +212,61 @@ const initPrompt = `Write AGENTS.md at the root of this workspace: instructions 
 func (m *Model) cmdInit(string) tea.Cmd {
 	m.tr.notice(toneInfo, "AGENTS.md is read when a session opens (so the system prompt stays the same between requests): /new after this turn starts a session that follows it")
 	return m.startTurn(initPrompt)
+}
+
+// cmdPlan switches plan mode; it may run during a turn (every later call
+// sees the new mode).
+func (m *Model) cmdPlan(arg string) tea.Cmd {
+	on := !m.be.PlanMode()
+	switch arg {
+	case "on":
+		on = true
+	case "off":
+		on = false
+	case "":
+	default:
+		m.tr.notice(toneWarn, "use /plan, /plan on or /plan off")
+		return nil
+	}
+	be := m.be
+	return func() tea.Msg {
+		return changedMsg{what: "/plan", err: be.SetPlanMode(context.Background(), on)}
+	}
+}
+
+// goalActions are the /goal words that change the goal instead of
+// setting a new one.
+var goalActions = map[string]string{"pause": "pause", "resume": "resume", "done": "complete", "complete": "complete"}
+
+// cmdGoal shows, sets or changes the goal. Setting one (or resuming it)
+// runs its rounds like a turn: ctrl+c stops them.
+func (m *Model) cmdGoal(arg string) tea.Cmd {
+	if arg == "" {
+		if g, ok := m.be.Goal(); ok {
+			m.tr.notice(toneInfo, fmt.Sprintf("goal: %s (%s, round %d of %d)", termsafe.Clip(g.Objective, 300), termsafe.Line(g.Status), g.Rounds, g.MaxRounds))
+		} else {
+			m.tr.notice(toneInfo, "no goal; /goal TEXT sets one and runs rounds until the agent reports it done")
+		}
+		return nil
+	}
+	var g session.Goal
+	var err error
+	if action, ok := goalActions[arg]; ok {
+		g, err = m.be.UpdateGoal(context.Background(), action)
+	} else {
+		g, err = m.be.SetGoal(context.Background(), arg)
+	}
+	if err != nil {
+		m.tr.notice(toneError, err.Error())
+		return nil
+	}
+	if g.Status != session.GoalActive {
+		return nil
+	}
+	m.running, m.runStart, m.armedExit = true, m.cfg.Now(), false
+	be := m.be
+	return tea.Batch(func() tea.Msg {
+		out, err := be.RunGoal(context.Background())
+		return turnDoneMsg{out, err}
+	}, m.tick())
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -63,6 +64,9 @@ func DescribeApproval(q tools.Question, workspace, mode string) (title string, f
 // askKey answers the open approval or question.
 func (m *Model) askKey(k tea.KeyMsg) tea.Cmd {
 	q := m.asks[0].q
+	if q.Kind == tools.KindPlan {
+		return m.planKey(k)
+	}
 	if q.Kind == tools.KindApproval {
 		switch strings.ToLower(k.String()) {
 		case "a", "y":
@@ -112,6 +116,8 @@ func (m *Model) dialogView() string {
 			}
 		}
 		lines = append(lines, "", m.th.accent.Render("[a]")+" allow once   "+m.th.accent.Render("[s]")+" allow for this session   "+m.th.accent.Render("[d]")+" deny")
+	} else if q.Kind == tools.KindPlan {
+		lines = append(lines, m.planView(q, w)...)
 	} else {
 		lines = append(lines, m.th.title.Render("The agent asks:"))
 		for _, l := range strings.Split(termsafe.String(q.Text), "\n") {
@@ -133,4 +139,38 @@ func padRight(s string, n int) string {
 		return s + " "
 	}
 	return s + strings.Repeat(" ", n-len(s))
+}
+
+// planRows bounds the plan shown in the dialog; the whole plan is in the
+// conversation above (the exit_plan_mode call).
+const planRows = 14
+
+// planKey answers a plan: enter with nothing typed approves it, typed
+// text is feedback (keep planning), esc keeps planning.
+func (m *Model) planKey(k tea.KeyMsg) tea.Cmd {
+	switch k.Type {
+	case tea.KeyEsc:
+		m.answer(tools.AnswerKeepPlanning, nil)
+		return nil
+	case tea.KeyEnter:
+		if text := strings.TrimSpace(m.in.Value()); text != "" {
+			m.answer(text, nil)
+		} else {
+			m.answer(tools.AnswerApprovePlan, nil)
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.in, cmd = m.in.Update(k)
+	return cmd
+}
+
+func (m *Model) planView(q tools.Question, w int) []string {
+	lines := []string{m.th.title.Render("The agent's plan — approve it to leave plan mode and start the work")}
+	plan := strings.Split(m.rnd.md.render(termsafe.String(q.Text), w), "\n")
+	if len(plan) > planRows {
+		plan = append(plan[:planRows], m.th.dim.Render(fmt.Sprintf("… %d more line(s), in full above", len(plan)-planRows)))
+	}
+	lines = append(lines, plan...)
+	return append(lines, m.th.dim.Render("enter approves · type what to change and press enter to keep planning · esc keeps planning"), m.in.View())
 }

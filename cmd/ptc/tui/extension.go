@@ -1,71 +1,76 @@
 package tui
 
 import (
-	"strings"
+	"fmt"
 
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
-// extState is what the status line shows of plan mode, the active goal
-// and running child sessions. These features log their own events
-// (plan/mode, goal/*, child sessions); the transcript reads the few
-// fields it needs by name, so a field it does not know is ignored rather
-// than breaking the view.
+// extState is what the status line shows of plan mode, the goal and the
+// running subagents.
 type extState struct {
 	planMode bool
-	goal     string
+	goal     string // the active goal, with its round
+	goalObj  string
 	children map[string]bool // running child sessions by id
 }
 
-// extension folds an event of those features; others are ignored.
+// extension folds the events of plan mode, goals and subagents; others
+// are ignored.
 func (t *transcript) extension(ev session.Event) {
-	var d struct {
-		Active  *bool  `json:"active"`
-		On      *bool  `json:"on"`
-		Mode    string `json:"mode"`
-		Goal    string `json:"goal"`
-		Text    string `json:"text"`
-		ChildID string `json:"childId"`
-		Session string `json:"sessionId"`
-	}
-	switch {
-	case ev.Type == "plan/mode":
+	switch ev.Type {
+	case session.TypePlanMode:
+		var d session.PlanMode
 		if !decode(ev, &d) {
 			return
 		}
-		on := d.Mode == "plan"
-		for _, b := range []*bool{d.Active, d.On} {
-			if b != nil {
-				on = *b
-			}
+		t.ext.planMode = d.Active
+		switch {
+		case d.Active:
+			t.notice(toneWarn, "plan mode on: every tool is read-only until you approve a plan (/plan off leaves it)")
+		case d.CallID != "":
+			t.notice(toneInfo, "plan approved: plan mode off, the work starts")
+		default:
+			t.notice(toneInfo, "plan mode off")
 		}
-		t.ext.planMode = on
-	case strings.HasPrefix(ev.Type, "goal/"):
+	case session.TypeGoalCreate, session.TypeGoalUpdate:
+		var d session.GoalChange
 		if !decode(ev, &d) {
 			return
 		}
-		switch ev.Type {
-		case "goal/set", "goal/start":
-			t.ext.goal = termsafe.Clip(firstNonEmpty(d.Goal, d.Text), 60)
-		case "goal/end", "goal/done", "goal/clear", "goal/cleared", "goal/met":
-			t.ext.goal = ""
+		t.ext.goal, t.ext.goalObj = "", ""
+		if d.Goal.Status == session.GoalActive {
+			t.ext.goalObj = d.Goal.Objective
+			t.ext.goal = goalText(d.Goal.Objective, d.Goal.Rounds, d.Goal.MaxRounds)
 		}
-	case strings.HasPrefix(ev.Type, "child/") || strings.HasPrefix(ev.Type, "subagent/"):
+		t.notice(toneInfo, "goal "+termsafe.Line(d.Action)+": "+termsafe.Clip(d.Goal.Objective, 200)+" ("+termsafe.Line(d.Goal.Status)+")")
+	case session.TypeGoalRound:
+		var d session.GoalRound
+		if decode(ev, &d) && t.ext.goal != "" {
+			t.ext.goal = goalText(t.ext.goalObj, d.Round, d.MaxRounds)
+			t.notice(toneInfo, fmt.Sprintf("goal round %d of %d", d.Round, d.MaxRounds))
+		}
+	case session.TypeSubagentStart:
+		var d session.SubagentStart
 		if !decode(ev, &d) {
-			return
-		}
-		id := firstNonEmpty(d.ChildID, d.Session)
-		if id == "" {
 			return
 		}
 		if t.ext.children == nil {
 			t.ext.children = map[string]bool{}
 		}
-		if strings.HasSuffix(ev.Type, "/start") {
-			t.ext.children[id] = true
-		} else if strings.HasSuffix(ev.Type, "/end") {
-			delete(t.ext.children, id)
+		t.ext.children[d.Child] = true
+		t.notice(toneInfo, "subagent started: "+termsafe.Clip(d.Description, 100)+" (session "+termsafe.Line(d.Child)+")")
+	case session.TypeSubagentEnd:
+		var d session.SubagentEnd
+		if !decode(ev, &d) {
+			return
 		}
+		delete(t.ext.children, d.Child)
+		t.notice(toneInfo, "subagent "+termsafe.Line(d.Child)+" "+termsafe.Line(d.Status))
 	}
+}
+
+func goalText(objective string, round, maxRounds int) string {
+	return termsafe.Clip(objective, 40) + fmt.Sprintf(" (%d/%d)", round, maxRounds)
 }

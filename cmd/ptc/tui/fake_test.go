@@ -33,6 +33,8 @@ type fakeBackend struct {
 	changes  []session.Settings
 	switched []string
 	home     string
+	plan     bool
+	goal     session.Goal
 }
 
 func newFake(t *testing.T) *fakeBackend {
@@ -57,6 +59,29 @@ func (f *fakeBackend) HistoryDir() string                              { return 
 func (f *fakeBackend) Compact(context.Context) (compact.Result, error) { return compact.Result{}, nil }
 func (f *fakeBackend) Sessions(context.Context) ([]session.Summary, error) {
 	return f.list, nil
+}
+
+func (f *fakeBackend) PlanMode() bool { return f.plan }
+func (f *fakeBackend) SetPlanMode(_ context.Context, on bool) error {
+	f.plan = on
+	return nil
+}
+func (f *fakeBackend) Goal() (session.Goal, bool) { return f.goal, f.goal.ID != "" }
+func (f *fakeBackend) SetGoal(_ context.Context, objective string) (session.Goal, error) {
+	f.goal = session.Goal{ID: "g1", Objective: objective, MaxRounds: 5, Status: session.GoalActive, Revision: 1}
+	return f.goal, nil
+}
+func (f *fakeBackend) UpdateGoal(_ context.Context, action string) (session.Goal, error) {
+	f.goal.Status = map[string]string{"pause": session.GoalPaused, "resume": session.GoalActive, "complete": session.GoalComplete}[action]
+	return f.goal, nil
+}
+func (f *fakeBackend) RunGoal(context.Context) (agent.Outcome, error) {
+	f.runs = append(f.runs, "(goal rounds)")
+	return agent.Outcome{Reason: session.ReasonCompleted}, nil
+}
+
+func (f *fakeBackend) Settle(context.Context) (agent.Outcome, bool, error) {
+	return agent.Outcome{}, false, nil
 }
 
 func (f *fakeBackend) Run(_ context.Context, input string) (agent.Outcome, error) {

@@ -18,6 +18,12 @@ import (
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
+// Placeholders of the input: for a prompt, and for an answer in a dialog.
+const (
+	inputPlaceholder  = "Ask, or /help · ctrl+j new line · @path attaches a file"
+	answerPlaceholder = "your answer"
+)
+
 // Config is how a TUI starts.
 type Config struct {
 	// Profile is the terminal's colour profile (termenv.Ascii: none).
@@ -111,7 +117,7 @@ func New(be Backend, cfg Config) *Model {
 		}
 		return "  "
 	})
-	in.Placeholder = "Ask, or /help · ctrl+j new line · @path attaches a file"
+	in.Placeholder = inputPlaceholder
 	in.ShowLineNumbers = false
 	in.CharLimit = 0
 	in.MaxHeight = 0
@@ -233,6 +239,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case askMsg:
 		m.asks = append(m.asks, msg.ask)
 		m.in.Reset()
+		m.in.Placeholder = answerPlaceholder
 	case askEndedMsg:
 		m.dropAsk(msg.ask)
 	case tickMsg:
@@ -312,6 +319,12 @@ func (m *Model) startTurn(input string) tea.Cmd {
 	be := m.be
 	return tea.Batch(func() tea.Msg {
 		out, err := be.Run(context.Background(), prompt)
+		if err == nil {
+			// Background subagents report back in turns of their own.
+			if more, ran, serr := be.Settle(context.Background()); serr != nil || ran {
+				out, err = more, serr
+			}
+		}
 		return turnDoneMsg{out, err}
 	}, m.tick())
 }
@@ -356,8 +369,11 @@ func (m *Model) dropAsk(a *pendingAsk) {
 	for i, x := range m.asks {
 		if x == a {
 			m.asks = append(m.asks[:i], m.asks[i+1:]...)
-			return
+			break
 		}
+	}
+	if len(m.asks) == 0 {
+		m.in.Placeholder = inputPlaceholder
 	}
 }
 
@@ -366,7 +382,7 @@ func (m *Model) answer(a string, err error) {
 		return
 	}
 	ask := m.asks[0]
-	m.asks = m.asks[1:]
+	m.dropAsk(ask)
 	ask.reply <- askReply{a, err}
 	m.in.Reset()
 }

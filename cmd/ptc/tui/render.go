@@ -143,6 +143,11 @@ func (r *renderer) tool(c *toolCall, depth int) []string {
 	if c.name == "run_code" && c.program != "" {
 		lines = append(lines, r.program(c.program, body)...)
 	}
+	if c.plan != "" {
+		for _, l := range strings.Split(r.md.render(c.plan, r.width-len(body)), "\n") {
+			lines = append(lines, body+l)
+		}
+	}
 	for _, n := range c.nested {
 		lines = append(lines, r.tool(n, depth+1)...)
 	}
@@ -192,6 +197,8 @@ func (r *renderer) header(c *toolCall, depth int) string {
 func (c *toolCall) what() string {
 	what := c.short
 	switch {
+	case c.plan != "":
+		what = "— the plan below waits for your approval"
 	case c.name == "run_code" && c.description != "":
 		what = "— " + c.description
 	case c.name == "bash" && c.command != "":

@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
@@ -208,7 +210,7 @@ func TestHostileTextIsShownEscaped(t *testing.T) {
 
 func TestHelpListsTheCommandsWithoutATurn(t *testing.T) {
 	be := newFake(t)
-	m := newTestModel(t, be)
+	m := newTestModel(t, be, tea.WindowSizeMsg{Width: 100, Height: 40})
 	typeText(m, "/help")
 	drive(m, press("enter"))
 	got := screen(m)
@@ -379,4 +381,102 @@ func TestResumingShowsTheEarlierTurns(t *testing.T) {
 	golden(t, "resumed", got)
 	mustContain(t, got, "what is here?")
 	mustContain(t, got, "A Go module.")
+}
+
+func TestPlanModeGoalsAndSubagentsShowInTheStatusLine(t *testing.T) {
+	be := newFake(t)
+	e := turnOf(&events{}, "plan it").
+		add(session.TypePlanMode, session.PlanMode{Active: true, By: "user"}).
+		add(session.TypeGoalCreate, session.GoalChange{Goal: session.Goal{ID: "g1", Objective: "make the tests pass", MaxRounds: 5, Status: session.GoalActive}, Action: "create", By: "user"}).
+		add(session.TypeGoalRound, session.GoalRound{GoalID: "g1", Round: 2, MaxRounds: 5}).
+		add(session.TypeSubagentStart, session.SubagentStart{CallID: "c9", Child: "20261201-child1-000001", Description: "read the docs", Depth: 1}).
+		add(session.TypeToolCall, session.ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "exit_plan_mode", Arguments: mustJSON(map[string]string{"plan": "1. **Read** the tests\n2. Fix `parse`"})})
+	m := newTestModel(t, be)
+	drive(m, e.items(), tea.WindowSizeMsg{Width: 120, Height: 30})
+	ask := &pendingAsk{q: tools.Question{Kind: tools.KindPlan, CallID: "c1", Tool: "exit_plan_mode", Text: "1. **Read** the tests\n2. Fix `parse`",
+		Options: []string{tools.AnswerApprovePlan, tools.AnswerKeepPlanning}}, reply: make(chan askReply, 1)}
+	drive(m, askMsg{ask})
+	got := screen(m)
+	golden(t, "plan", got)
+	status := lastLine(got)
+	for _, want := range []string{"PLAN", "goal: make the tests pass (2/5)", "1 child session(s)"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status line %q lacks %q", status, want)
+		}
+	}
+	t.Run("typed feedback keeps planning, a bare enter approves", func(t *testing.T) {
+		typeText(m, "add a test first")
+		drive(m, press("enter"))
+		if r := <-ask.reply; r.answer != "add a test first" {
+			t.Fatalf("answer %+v", r)
+		}
+		again := &pendingAsk{q: ask.q, reply: make(chan askReply, 1)}
+		drive(m, askMsg{again}, press("enter"))
+		if r := <-again.reply; r.answer != tools.AnswerApprovePlan {
+			t.Fatalf("answer %+v", r)
+		}
+	})
+	t.Run("/plan toggles plan mode and /goal sets a goal and runs its rounds", func(t *testing.T) {
+		typeText(m, "/plan")
+		drive(m, press("esc"), press("enter"))
+		if !be.plan {
+			t.Fatal("/plan did not switch plan mode on")
+		}
+		typeText(m, "/goal ship it")
+		drive(m, press("enter"))
+		if be.goal.Objective != "ship it" || len(be.runs) != 1 || be.runs[0] != "(goal rounds)" {
+			t.Fatalf("goal %+v runs %q", be.goal, be.runs)
+		}
+	})
+}
+
+func TestAQuestionFromTheAgentIsAnsweredInTheDialog(t *testing.T) {
+	be := newFake(t)
+	m := newTestModel(t, be)
+	ask := &pendingAsk{q: tools.Question{Kind: tools.KindQuestion, Text: "Which \x1b[31mdatabase\x1b[0m?", Options: []string{"Postgres", "SQLite"}}, reply: make(chan askReply, 1)}
+	drive(m, askMsg{ask})
+	golden(t, "question", screen(m))
+	typeText(m, "2")
+	drive(m, press("enter"))
+	if r := <-ask.reply; r.answer != "SQLite" {
+		t.Fatalf("answer %+v", r)
+	}
+}
+
+func TestAPromptTypedDuringATurnIsQueued(t *testing.T) {
+	be := newFake(t)
+	m := newTestModel(t, be)
+	m.running = true
+	typeText(m, "next thing")
+	drive(m, press("enter"))
+	if len(be.runs) != 0 || len(m.queued) != 1 {
+		t.Fatalf("runs %q queued %q", be.runs, m.queued)
+	}
+	drive(m, turnDoneMsg{out: agent.Outcome{Reason: session.ReasonCompleted}})
+	if len(be.runs) != 1 || be.runs[0] != "next thing" {
+		t.Fatalf("the queued prompt did not run: %q", be.runs)
+	}
+	t.Run("after a cancelled turn it goes back to the input", func(t *testing.T) {
+		m.running = true
+		typeText(m, "later")
+		drive(m, press("enter"), turnDoneMsg{out: agent.Outcome{Reason: session.ReasonAborted}})
+		if len(be.runs) != 1 || m.in.Value() != "later" {
+			t.Fatalf("runs %q input %q", be.runs, m.in.Value())
+		}
+	})
+}
+
+func TestADialogDoesNotScrollTheConversationAway(t *testing.T) {
+	be := newFake(t)
+	e := turnOf(&events{}, "long")
+	for i := range 40 {
+		e.add(session.TypeUserMessage, session.UserMessage{ID: fmt.Sprint(i), Content: session.TextBlocks(fmt.Sprintf("line %d", i)), Source: session.Source{Kind: "user"}})
+	}
+	m := newTestModel(t, be)
+	drive(m, e.items())
+	ask := &pendingAsk{q: tools.Question{Kind: tools.KindApproval, Tool: "bash", Args: `{"command":"ls"}`}, reply: make(chan askReply, 1)}
+	drive(m, askMsg{ask})
+	mustContain(t, screen(m), "line 39")
+	drive(m, press("d"))
+	mustContain(t, screen(m), "line 39")
 }

@@ -37,6 +37,7 @@ type toolCall struct {
 	status     status
 
 	description, command, path, program string
+	plan                                string // exit_plan_mode's plan (markdown)
 	mode, justification                 string // a sandbox escalation
 	short                               string // a one-line form of the arguments
 
@@ -82,6 +83,9 @@ func (c *toolCall) parseArgs(raw string) {
 	c.description = termsafe.Clip(str("description"), 160)
 	c.command = termsafe.String(str("command"))
 	c.program = termsafe.String(str("code"))
+	if c.name == "exit_plan_mode" {
+		c.plan = termsafe.String(str("plan"))
+	}
 	c.path = termsafe.Line(firstNonEmpty(str("file_path"), str("path")))
 	c.mode = termsafe.Line(str("sandbox_permissions"))
 	c.justification = termsafe.String(str("justification"))
