@@ -45,7 +45,7 @@ func (r *renderer) entry(e *entry) string {
 	case kindUser:
 		out = r.user(e)
 	case kindAssistant:
-		out = r.md.render(e.text, r.width)
+		out = r.md.render(streamingTail(e), r.width)
 	case kindReasoning:
 		out = r.reasoning(e)
 	case kindTool:
@@ -349,3 +349,19 @@ func termsafeDiff(s string) string {
 }
 
 func (r *renderer) fitTo(s string, w int) string { return ansi.Truncate(s, w, "…") }
+
+// maxStreamingMarkdown bounds what is re-rendered on every redraw of an
+// answer still streaming: a huge answer would otherwise cost its whole
+// length per chunk. Only its last part shows until it is complete.
+const maxStreamingMarkdown = 24 << 10
+
+func streamingTail(e *entry) string {
+	if !e.streaming || len(e.text) <= maxStreamingMarkdown {
+		return e.text
+	}
+	tail := e.text[len(e.text)-maxStreamingMarkdown:]
+	if i := strings.Index(tail, "\n\n"); i >= 0 {
+		tail = tail[i+2:]
+	}
+	return "*(…the beginning shows when the answer is complete)*\n\n" + tail
+}
