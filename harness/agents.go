@@ -21,10 +21,10 @@ const (
 const subagentInSchema = `{
 	"type": "object",
 	"properties": {
-		"description": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Three to five words saying what the subagent does."},
-		"prompt": {"type": "string", "minLength": 1, "maxLength": 100000, "description": "The whole task: the subagent sees nothing of this conversation, so say what to do, where, and what to answer with."},
-		"preset": {"type": "string", "minLength": 1, "description": "The subagent's preset (default: this session's)."},
-		"run_in_background": {"type": "boolean", "description": "Return at once with the subagent's id; you are told when it finishes (read it with agent_output)."}
+		"description": {"type": "string", "description": "Three to five words."},
+		"prompt": {"type": "string", "description": "The whole task: the subagent sees nothing else."},
+		"preset": {"type": "string"},
+		"run_in_background": {"type": "boolean", "description": "Return at once; you are told when it ends."}
 	},
 	"required": ["description", "prompt"],
 	"additionalProperties": false
@@ -36,20 +36,23 @@ const childInfoSchema = `{
 		"agent_id": {"type": "string"},
 		"description": {"type": "string"},
 		"status": {"type": "string", "enum": ["running", "completed", "failed", "stopped", "interrupted"]},
-		"background": {"type": "boolean"},
-		"text": {"type": "string", "description": "The subagent's final answer (partial for one that failed)."},
+		"text": {"type": "string", "description": "The final answer (partial when failed)."},
 		"failure": {"type": "string"}
 	},
 	"required": ["agent_id", "description", "status"],
 	"additionalProperties": false
 }`
 
-const agentIDSchema = `{
+const agentOutputSchema = `{
 	"type": "object",
-	"properties": {
-		"agent_id": {"type": "string", "minLength": 1},
-		"wait": {"type": "boolean", "description": "agent_output: wait until the subagent finishes."}
-	},
+	"properties": {"agent_id": {"type": "string"}, "wait": {"type": "boolean", "description": "Wait until it ends."}},
+	"required": ["agent_id"],
+	"additionalProperties": false
+}`
+
+const agentStopSchema = `{
+	"type": "object",
+	"properties": {"agent_id": {"type": "string"}},
 	"required": ["agent_id"],
 	"additionalProperties": false
 }`
@@ -65,11 +68,18 @@ type AgentList struct {
 	Agents []ChildInfo `json:"agents"`
 }
 
+// listSchema is agent_list's output: each child without its answer.
+const listSchema = `{"type": "object", "properties": {"agents": {"type": "array", "items": {
+	"type": "object",
+	"properties": {"agent_id": {"type": "string"}, "description": {"type": "string"}, "status": {"type": "string"}, "failure": {"type": "string"}},
+	"required": ["agent_id", "description", "status"], "additionalProperties": false}}},
+	"required": ["agents"], "additionalProperties": false}`
+
 const (
-	subagentDoc = "Delegate a self-contained task to a subagent: a fresh session with this workspace and this sandbox (never a wider one) that sees only the prompt you give it. You get back only its final answer. Independent subagents can run at the same time (from a program, with Promise.all). Subagents nest at most 3 deep."
-	outputDoc   = "Return a subagent's status and, once it finished, its final answer; wait: true blocks until it finishes."
-	listDoc     = "List the subagents this session started, with their status."
-	stopDoc     = "Stop a running subagent; its session keeps what it did so far."
+	subagentDoc = "Delegate a self-contained task to a fresh session with this workspace and sandbox; only its final answer comes back. Independent ones can run at once (Promise.all in a program). At most 3 deep."
+	outputDoc   = "A subagent's status and, once it ended, its answer."
+	listDoc     = "The subagents this session started."
+	stopDoc     = "Stop a running subagent."
 )
 
 func childSpec(name, desc, in, out string) tools.Spec {
@@ -121,7 +131,7 @@ func renderChild(v any) string {
 // agentTools are agent_output, agent_list and agent_stop over c.
 func agentTools(c *children) map[string]tools.Tool {
 	return map[string]tools.Tool{
-		AgentOutputName: tools.New(childSpec(AgentOutputName, outputDoc, agentIDSchema, childInfoSchema),
+		AgentOutputName: tools.New(childSpec(AgentOutputName, outputDoc, agentOutputSchema, childInfoSchema),
 			func(ctx context.Context, _ tools.Call, in AgentRef) (ChildInfo, error) {
 				if c == nil {
 					return ChildInfo{}, errNoSession
@@ -139,15 +149,14 @@ func agentTools(c *children) map[string]tools.Tool {
 				}
 				return c.info(ch), nil
 			}, tools.Safe(), tools.WithRenderer(renderChild)),
-		AgentListName: tools.New(childSpec(AgentListName, listDoc, `{"type":"object","properties":{},"additionalProperties":false}`,
-			`{"type":"object","properties":{"agents":{"type":"array","items":`+childInfoSchema+`}},"required":["agents"],"additionalProperties":false}`),
+		AgentListName: tools.New(childSpec(AgentListName, listDoc, `{"type":"object","properties":{},"additionalProperties":false}`, listSchema),
 			func(context.Context, tools.Call, struct{}) (AgentList, error) {
 				if c == nil {
 					return AgentList{Agents: []ChildInfo{}}, nil
 				}
 				return c.list(), nil
 			}, tools.Safe(), tools.WithRenderer(renderList)),
-		AgentStopName: tools.New(childSpec(AgentStopName, stopDoc, agentIDSchema, childInfoSchema),
+		AgentStopName: tools.New(childSpec(AgentStopName, stopDoc, agentStopSchema, childInfoSchema),
 			func(ctx context.Context, _ tools.Call, in AgentRef) (ChildInfo, error) {
 				if c == nil {
 					return ChildInfo{}, errNoSession

@@ -108,7 +108,7 @@ type ChildInfo struct {
 	AgentID     string `json:"agent_id"`
 	Description string `json:"description"`
 	Status      string `json:"status"`
-	Background  bool   `json:"background,omitempty"`
+	Background  bool   `json:"-"` // shown by agent_list, not part of the value
 	Text        string `json:"text,omitempty"`
 	Failure     string `json:"failure,omitempty"`
 }
@@ -122,6 +122,9 @@ func (ch *child) info() ChildInfo {
 // (read-only while the parent is in plan mode), approval never and no
 // terminal: it can never do more than its parent.
 func (c *children) start(ctx context.Context, call tools.Call, in SubagentInput) (*child, *Session, error) {
+	if err := checkInput(in); err != nil {
+		return nil, nil, err
+	}
 	p := c.parent
 	depth := p.Header().Depth
 	if depth+1 > MaxDepth {
@@ -147,6 +150,26 @@ func (c *children) start(ctx context.Context, call tools.Call, in SubagentInput)
 	}
 	c.add(ch)
 	return ch, sess, nil
+}
+
+// Bounds of a subagent call's text.
+const (
+	maxPrompt      = 100_000
+	maxDescription = 200
+)
+
+func checkInput(in SubagentInput) error {
+	switch {
+	case strings.TrimSpace(in.Prompt) == "":
+		return tools.Errorf(tools.CodeInvalidArgs, "the subagent needs a prompt: the whole task, since it sees nothing else")
+	case strings.TrimSpace(in.Description) == "":
+		return tools.Errorf(tools.CodeInvalidArgs, "the subagent needs a description of three to five words")
+	case len(in.Prompt) > maxPrompt:
+		return tools.Errorf(tools.CodeInvalidArgs, "the prompt is %d bytes; keep it under %d", len(in.Prompt), maxPrompt)
+	case len(in.Description) > maxDescription:
+		return tools.Errorf(tools.CodeInvalidArgs, "the description is %d bytes; three to five words will do", len(in.Description))
+	}
+	return nil
 }
 
 // settings are a child's: the parent's, with the preset asked for (never

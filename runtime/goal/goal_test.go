@@ -239,7 +239,7 @@ func TestCreateChecksItsInput(t *testing.T) {
 	l := newLogged(true)
 	for _, c := range []struct{ name, args, want string }{
 		{"an empty objective", `{"objective":"   "}`, "needs an objective"},
-		{"a cap of zero", `{"objective":"x","max_rounds":0}`, "max_rounds"},
+		{"a negative cap", `{"objective":"x","max_rounds":-1}`, "max_rounds"},
 		{"a cap too large", `{"objective":"x","max_rounds":20000}`, "max_rounds"},
 	} {
 		t.Run(c.name+" is refused", func(t *testing.T) {
@@ -263,7 +263,8 @@ func TestCreateChecksItsInput(t *testing.T) {
 		for name, err := range map[string]error{
 			"create": tools.SchemaMatchesStruct[CreateInput](ts[0].Spec().InputSchema),
 			"update": tools.SchemaMatchesStruct[UpdateInput](ts[2].Spec().InputSchema),
-			"output": tools.SchemaMatchesStruct[Output](ts[0].Spec().OutputSchema),
+			"ack":    tools.SchemaMatchesStruct[Ack](ts[0].Spec().OutputSchema),
+			"output": tools.SchemaMatchesStruct[Output](ts[1].Spec().OutputSchema),
 		} {
 			if err != nil {
 				t.Errorf("%s: %v", name, err)

@@ -33,38 +33,53 @@ type UpdateInput struct {
 	BlockedReason string `json:"blocked_reason,omitempty"`
 }
 
-// Output is the value of all three tools: the goal, or null for none.
+// Output is get_goal's value: the goal, or null for none.
 type Output struct {
 	Goal *session.Goal `json:"goal"`
 }
 
-var createSchema = fmt.Sprintf(`{
+// Ack is the value of create_goal and update_goal: the goal's name and
+// state after the change.
+type Ack struct {
+	GoalID   string `json:"goal_id"`
+	Revision int    `json:"revision"`
+	Status   string `json:"status"`
+}
+
+const ackSchema = `{
+	"type": "object",
+	"properties": {"goal_id": {"type": "string"}, "revision": {"type": "integer"}, "status": {"type": "string"}},
+	"required": ["goal_id", "revision", "status"],
+	"additionalProperties": false
+}`
+
+const createSchema = `{
 	"type": "object",
 	"properties": {
-		"objective": {"type": "string", "minLength": 1, "maxLength": %d, "description": "What must be true when the goal is done, in the user's words."},
-		"max_rounds": {"type": "integer", "minimum": 1, "maximum": %d, "description": "Most rounds to spend on it (default %d)."}
+		"objective": {"type": "string", "description": "What must be true when the goal is done."},
+		"max_rounds": {"type": "integer", "description": "Round cap (default 256)."}
 	},
 	"required": ["objective"],
 	"additionalProperties": false
-}`, MaxObjectiveLen, MaxMaxRounds, DefaultMaxRounds)
+}`
 
 const getSchema = `{"type": "object", "properties": {}, "additionalProperties": false}`
 
-var updateSchema = fmt.Sprintf(`{
+const updateSchema = `{
 	"type": "object",
 	"properties": {
-		"goal_id": {"type": "string", "minLength": 1},
-		"revision": {"type": "integer", "minimum": 1, "description": "The revision you last saw (get_goal); a changed goal refuses the update."},
+		"goal_id": {"type": "string"},
+		"revision": {"type": "integer"},
 		"action": {"type": "string", "enum": ["edit", "pause", "resume", "complete", "blocked"]},
-		"objective": {"type": "string", "minLength": 1, "maxLength": %d, "description": "edit: the new objective."},
-		"max_rounds": {"type": "integer", "minimum": 1, "maximum": %d, "description": "edit: the new round cap."},
-		"blocked_reason": {"type": "string", "minLength": 1, "description": "blocked: what stops the work."}
+		"objective": {"type": "string"},
+		"max_rounds": {"type": "integer"},
+		"blocked_reason": {"type": "string"}
 	},
 	"required": ["goal_id", "revision", "action"],
 	"additionalProperties": false
-}`, MaxObjectiveLen, MaxMaxRounds)
+}`
 
-var outputSchema = `{
+const outputSchema = `{
 	"type": "object",
 	"properties": {
 		"goal": {"anyOf": [{"type": "null"}, {
@@ -82,8 +97,8 @@ var outputSchema = `{
 	"additionalProperties": false
 }`
 
-func spec(name, desc, in string) tools.Spec {
-	return tools.Spec{Name: name, Description: desc, InputSchema: json.RawMessage(in), OutputSchema: json.RawMessage(outputSchema)}
+func spec(name, desc, in, out string) tools.Spec {
+	return tools.Spec{Name: name, Description: desc, InputSchema: json.RawMessage(in), OutputSchema: json.RawMessage(out)}
 }
 
 // Tools returns create_goal, get_goal and update_goal over k. Their
@@ -91,23 +106,23 @@ func spec(name, desc, in string) tools.Spec {
 func Tools(k *Keeper) []tools.Tool {
 	render := tools.WithRenderer(renderOutput)
 	return []tools.Tool{
-		tools.New(spec(CreateName, createDoc, createSchema), func(ctx context.Context, call tools.Call, in CreateInput) (Output, error) {
+		tools.New(spec(CreateName, createDoc, createSchema, ackSchema), func(ctx context.Context, call tools.Call, in CreateInput) (Ack, error) {
 			return k.change(ctx, Request{Action: ActionCreate, Objective: in.Objective, MaxRounds: in.MaxRounds, By: ByAgent, CallID: call.ID})
 		}, render),
-		tools.New(spec(GetName, getDoc, getSchema), func(context.Context, tools.Call, struct{}) (Output, error) {
+		tools.New(spec(GetName, getDoc, getSchema, outputSchema), func(context.Context, tools.Call, struct{}) (Output, error) {
 			if g, ok := k.Goal(); ok {
 				return Output{Goal: &g}, nil
 			}
 			return Output{}, nil
 		}, render, tools.Safe()),
-		tools.New(spec(UpdateName, updateDoc, updateSchema), func(ctx context.Context, call tools.Call, in UpdateInput) (Output, error) {
+		tools.New(spec(UpdateName, updateDoc, updateSchema, ackSchema), func(ctx context.Context, call tools.Call, in UpdateInput) (Ack, error) {
 			return k.change(ctx, Request{Action: in.Action, GoalID: in.GoalID, Revision: in.Revision, Objective: in.Objective,
 				MaxRounds: in.MaxRounds, BlockedReason: in.BlockedReason, By: ByAgent, CallID: call.ID})
 		}, render),
 	}
 }
 
-func (k *Keeper) change(ctx context.Context, req Request) (Output, error) {
+func (k *Keeper) change(ctx context.Context, req Request) (Ack, error) {
 	sink := tools.EnvFrom(ctx).Sink
 	emit := func(typ string, data any) error {
 		if sink == nil {
@@ -117,15 +132,17 @@ func (k *Keeper) change(ctx context.Context, req Request) (Output, error) {
 	}
 	g, err := k.Change(emit, req)
 	if err != nil {
-		return Output{}, err
+		return Ack{}, err
 	}
-	return Output{Goal: &g}, nil
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return Ack{GoalID: g.ID, Revision: g.Revision, Status: g.Status}, nil
 }
 
 const (
-	createDoc = "Set a goal the work continues toward over several rounds: after this turn, ptc keeps starting rounds until you report it complete (or blocked) or the round cap is reached. Only in a turn the user started, and only when the user asked for a goal; never in a goal round or a subagent."
-	getDoc    = "Return the session's goal (id, objective, status, revision, rounds done and the cap), or null when there is none."
-	updateDoc = "Change the goal. Pass the goal_id and the revision from get_goal or the round prompt; a goal that changed since refuses the update. action complete: the objective is fully met. blocked (with blocked_reason): you cannot make progress, accepted from round 3. edit (objective, max_rounds), pause and resume are for the user's own requests in a turn they started; a goal round cannot use them."
+	createDoc = "Only when the user asks for a goal, in their turn: set one. Rounds then follow until you report it complete or blocked, or the cap ends it."
+	getDoc    = "The session's goal (id, revision, status, rounds, cap), or null."
+	updateDoc = "Pass goal_id and revision (a changed goal refuses). complete: the objective is met. blocked, with blocked_reason: no progress possible (from round 3). edit, pause, resume: only for the user's own request in their turn."
 )
 
 // Describe is the goal in one line, for the model and the terminal.
@@ -138,14 +155,16 @@ func Describe(g session.Goal) string {
 }
 
 func renderOutput(v any) string {
-	out, ok := v.(Output)
-	switch {
-	case !ok:
-		return tools.RenderValue(v)
-	case out.Goal == nil:
-		return "There is no goal."
+	switch out := v.(type) {
+	case Ack:
+		return fmt.Sprintf("Goal %s is %s (revision %d).", out.GoalID, out.Status, out.Revision)
+	case Output:
+		if out.Goal == nil {
+			return "There is no goal."
+		}
+		return "Goal " + Describe(*out.Goal)
 	}
-	return "Goal " + Describe(*out.Goal)
+	return tools.RenderValue(v)
 }
 
 // RoundPrompt is the input of a goal round's turn: short, with what the

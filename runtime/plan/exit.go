@@ -34,21 +34,18 @@ type ExitOutput struct {
 // MaxPlanBytes bounds a plan: it is shown to a person whole.
 const MaxPlanBytes = 64 << 10
 
-var exitInputSchema = fmt.Sprintf(`{
+const exitInputSchema = `{
 	"type": "object",
-	"properties": {
-		"plan": {"type": "string", "minLength": 2, "maxLength": %d, "pattern": "^\\s*#",
-			"description": "The plan as markdown, starting with a heading."}
-	},
+	"properties": {"plan": {"type": "string", "pattern": "^\\s*#"}},
 	"required": ["plan"],
 	"additionalProperties": false
-}`, MaxPlanBytes)
+}`
 
 const exitOutputSchema = `{
 	"type": "object",
 	"properties": {
 		"approved": {"type": "boolean"},
-		"todos": {"type": "integer", "minimum": 0},
+		"todos": {"type": "integer"},
 		"stopped": {"type": "boolean"}
 	},
 	"required": ["approved", "todos"],
@@ -87,6 +84,9 @@ type exit struct {
 func (x exit) run(ctx context.Context, call tools.Call, in ExitInput) (ExitOutput, error) {
 	if !x.mode.Active() {
 		return ExitOutput{}, tools.Errorf(tools.CodeToolFailed, "plan mode is not on, so there is no plan to approve; carry on with the task")
+	}
+	if len(in.Plan) > MaxPlanBytes {
+		return ExitOutput{}, tools.Errorf(tools.CodeInvalidArgs, "the plan is %d bytes; keep it under %d", len(in.Plan), MaxPlanBytes)
 	}
 	env := tools.EnvFrom(ctx)
 	if x.opts.Approve {
