@@ -118,6 +118,14 @@ func (m *Model) sessions(msg sessionsMsg) {
 		m.tr.notice(toneError, "listing sessions: "+msg.err.Error())
 		return
 	}
+	// Sessions opened and left without a prompt are noise in a listing.
+	var list []session.Summary
+	for _, s := range msg.list {
+		if s.Turns > 0 || s.Header.ID == m.be.ID() {
+			list = append(list, s)
+		}
+	}
+	msg.list = list
 	if len(msg.list) == 0 {
 		m.tr.notice(toneInfo, "no sessions in this workspace yet")
 		return

@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 
+	"github.com/ptc-dev/ptc/internal/termsafe"
+
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -30,13 +32,11 @@ func (u *usageTotals) add(x llm.Usage) {
 // providers' own figures plus the unpriced answers at the model's prices.
 func (u usageTotals) cost(m models.Model) (float64, bool) {
 	usd := u.all.CostUSD
-	if u.unpriced.InputTokens+u.unpriced.OutputTokens > 0 {
-		if !m.Priced() {
-			return usd, usd > 0
-		}
-		usd += m.Cost(u.unpriced)
+	if !m.Priced() {
+		// Only what providers priced themselves is known.
+		return usd, usd > 0
 	}
-	return usd, true
+	return usd + m.Cost(u.unpriced), true
 }
 
 // cacheShare is the part of the input served from the provider's cache,
@@ -92,7 +92,7 @@ func contextUse(meter *session.ContextMeter, m models.Model) string {
 // costReport is /cost: the session's usage in full.
 func costReport(u usageTotals, m models.Model) string {
 	usd, known := u.cost(m)
-	price := "unknown (the model table has no price for " + m.ID + "; add one in $PTC_HOME/models.yaml)"
+	price := "unknown (the model table has no price for " + termsafe.Line(m.ID) + "; add one in $PTC_HOME/models.yaml)"
 	if known {
 		price = dollars(usd)
 	}
