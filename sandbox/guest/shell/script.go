@@ -20,7 +20,7 @@ import (
 // a new bash process would be — it sees the exported variables, the
 // directory and the standard streams, and nothing else of its parent
 // (no functions, aliases, options or unexported variables).
-var shellCommands = map[string]builtinFunc{"bash": runShellCommand, "sh": runShellCommand}
+var shellCommands = map[string]builtinFunc{"bash": runShellCommand, "sh": runShellCommand, lateErrorCommand: lateErrorBuiltin}
 
 // maxShellDepth bounds shells started from shells, so `f() { bash -c f; }`
 // ends with an error instead of exhausting the guest's stack.
@@ -168,7 +168,7 @@ func (c *cmd) runChild(inv *invocation) int {
 		return 126
 	}
 	ctx := context.WithValue(c.ctx, shellDepthKey{}, depth+1)
-	file, synErr := parseBash(inv.command, inv.name)
+	file, synErr := prepareScript(inv.command, inv.name)
 	status := 0
 	if synErr != nil {
 		if inv.noExec {
@@ -333,12 +333,12 @@ func parsePrefix(src, name string, err error) (*syntax.File, int) {
 	case strings.Contains(msg, "test operator") || strings.Contains(msg, "[[") || strings.Contains(msg, "must be followed by a word"):
 		status = -1
 	}
-	var pe syntax.ParseError
-	if !errors.As(err, &pe) || pe.Pos.Line() <= 1 {
+	pos, ok := errPos(err)
+	if !ok || pos.Line() <= 1 {
 		return nil, status
 	}
 	cut := 0
-	for line := 1; line < int(pe.Pos.Line()); line++ {
+	for line := 1; line < int(pos.Line()); line++ {
 		i := strings.IndexByte(src[cut:], '\n')
 		if i < 0 {
 			return nil, status
@@ -356,4 +356,70 @@ func parsePrefix(src, name string, err error) (*syntax.File, int) {
 // a script: a NUL byte near the start.
 func compiled(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), 1024)], 0) >= 0
+}
+
+// lateErrorCommand is the builtin a line with a late error is replaced
+// by; it reports the error and fails, as bash does when it reaches the
+// line.
+const lateErrorCommand = "ptc:expansion-error"
+
+// lateError reports whether a parse error is one bash only finds when the
+// line runs: a bad ${...} or $((...)). Bash then fails that command with
+// status 1 and goes on with the next line; the parser here rejects the
+// whole script.
+func lateError(err error) bool {
+	msg := err.Error()
+	for _, m := range []string{"parameter expansion", "must be followed by an expression", "arithmetic", "floating point", "must follow a name"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxLateErrors bounds the lines prepareScript rewrites.
+const maxLateErrors = 64
+
+// prepareScript parses a script as bash would run it: each line with a
+// late error (see lateError) becomes a command that reports it, so the
+// lines around it still run.
+func prepareScript(src, name string) (*syntax.File, error) {
+	for range maxLateErrors {
+		file, err := parseBash(src, name)
+		if err == nil || !lateError(err) {
+			return file, err
+		}
+		pos, ok := errPos(err)
+		if !ok {
+			return file, err
+		}
+		lines := strings.Split(src, "\n")
+		n := int(pos.Line()) - 1
+		if n < 0 || n >= len(lines) {
+			return file, err
+		}
+		lines[n] = lateErrorCommand + " '" + strings.ReplaceAll(err.Error(), "'", `'\''`) + "'"
+		src = strings.Join(lines, "\n")
+	}
+	return parseBash(src, name)
+}
+
+// lateErrorBuiltin is the command prepareScript puts in place of a line
+// with a late error.
+func lateErrorBuiltin(c *cmd, args []string) int {
+	fmt.Fprintf(c.stderr, "sh: %s\n", strings.Join(args, " "))
+	return 1
+}
+
+// errPos is where a parse error is.
+func errPos(err error) (syntax.Pos, bool) {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return pe.Pos, true
+	}
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		return le.Pos, true
+	}
+	return syntax.Pos{}, false
 }

@@ -159,7 +159,7 @@ func (devNull) Close() error                { return nil }
 // itself failed (for example the context ended).
 func (s *Shell) Run(ctx context.Context, command string, stdin io.Reader, stdout, stderr io.Writer) (code int, err error) {
 	defer s.recoverCrash(stderr, &code)
-	file, err := parseBash(command, "")
+	file, err := prepareScript(command, "")
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}

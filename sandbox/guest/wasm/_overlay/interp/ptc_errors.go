@@ -4,9 +4,11 @@
 package interp
 
 import (
+	"context"
 	"errors"
 
 	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func isArithmError(err error) bool {
@@ -25,4 +27,22 @@ func (r *Runner) arithErr(err error) {
 	}
 	r.errf("%v\n", err)
 	r.exit.code = 1
+}
+
+// topStmts runs the top-level commands of a script: one that an
+// expansion error abandoned ends with status 1 and the next one runs.
+// Bash reads a line at a time, so the rest of the line goes too.
+func (r *Runner) topStmts(ctx context.Context, stmts []*syntax.Stmt) {
+	skipLine := uint(0)
+	for _, st := range stmts {
+		if st.Pos().Line() <= skipLine {
+			continue
+		}
+		r.stmt(ctx, st)
+		if r.exit.aborting {
+			r.exit.aborting = false
+			r.lastExit = r.exit
+			skipLine = st.End().Line()
+		}
+	}
 }

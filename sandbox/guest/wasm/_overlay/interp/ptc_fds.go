@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,6 +46,10 @@ type ptcRunner struct {
 	funcs []string
 	// subshell numbers this runner among the subshells, for BASHPID.
 	subshell int64
+	// pipeStatus is PIPESTATUS and lastArg is $_, kept here rather than
+	// as variables since every command sets them (ptc_vars.go).
+	pipeStatus []int
+	lastArg    string
 	// softArith makes arithmetic errors in expansions fail the command
 	// instead of the shell, as inside [[ ]].
 	softArith bool
@@ -192,14 +197,6 @@ func (r *Runner) restoreFDs(s fdSnapshot) {
 		o.unref()
 	}
 	r.ptc.fds = s.fds
-}
-
-// traceBefore makes set -x write to stderr (the shell's stderr before
-// a statement's redirections) until the returned func runs.
-func (r *Runner) traceBefore(stderr io.Writer) func() {
-	prev := r.ptc.traceErr
-	r.ptc.traceErr = stderr
-	return func() { r.ptc.traceErr = prev }
 }
 
 func (r *Runner) traceOutput() io.Writer {
@@ -559,5 +556,6 @@ func (r *Runner) endProcSubsts(from int) {
 // cloneForSubshell copies ptc's state into a subshell.
 func (p *ptcRunner) cloneForSubshell() ptcRunner {
 	return ptcRunner{fds: p.cloneFDs(), funcDepth: p.funcDepth, shopts: p.shopts, setOpts: p.setOpts,
-		funcs: p.funcs, subshell: subshellCount.Add(1)}
+		funcs: p.funcs, subshell: subshellCount.Add(1),
+		pipeStatus: slices.Clone(p.pipeStatus), lastArg: p.lastArg}
 }

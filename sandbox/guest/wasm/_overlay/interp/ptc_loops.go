@@ -4,6 +4,7 @@
 package interp
 
 import (
+	"slices"
 	"strconv"
 
 	"mvdan.cc/sh/v3/expand"
@@ -57,14 +58,7 @@ func (r *Runner) lastPipe() bool {
 // pipe: all of them when it is itself a pipeline.
 func stageStatuses(r2 *Runner, x *syntax.Stmt) []int {
 	if b, ok := x.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !x.Negated {
-		if vr := r2.lookupVar("PIPESTATUS"); vr.Kind == expand.Indexed {
-			out := make([]int, 0, len(vr.List)+1)
-			for _, s := range vr.List {
-				n, _ := strconv.Atoi(s)
-				out = append(out, n)
-			}
-			return out
-		}
+		return slices.Clone(r2.ptc.pipeStatus)
 	}
 	return []int{int(r2.exit.code)}
 }
@@ -72,9 +66,20 @@ func stageStatuses(r2 *Runner, x *syntax.Stmt) []int {
 // setPipeStatus sets PIPESTATUS, as bash does after every pipeline (a
 // simple command is a pipeline of one).
 func (r *Runner) setPipeStatus(codes []int) {
-	list := make([]string, len(codes))
-	for i, c := range codes {
+	r.ptc.pipeStatus = append(r.ptc.pipeStatus[:0], codes...)
+}
+
+// setPipeStatus1 is setPipeStatus for a single command, without
+// allocating.
+func (r *Runner) setPipeStatus1(code int) {
+	r.ptc.pipeStatus = append(r.ptc.pipeStatus[:0], code)
+}
+
+// pipeStatusVar is PIPESTATUS as a variable.
+func (r *Runner) pipeStatusVar() expand.Variable {
+	list := make([]string, len(r.ptc.pipeStatus))
+	for i, c := range r.ptc.pipeStatus {
 		list[i] = strconv.Itoa(c)
 	}
-	r.writeEnv.Set("PIPESTATUS", expand.Variable{Set: true, Kind: expand.Indexed, List: list})
+	return expand.Variable{Set: true, Kind: expand.Indexed, List: list}
 }

@@ -30,6 +30,13 @@ func (r *Runner) specialVar(name string) (expand.Variable, bool) {
 		list := slices.Clone(r.ptc.funcs)
 		slices.Reverse(list)
 		return expand.Variable{Set: true, Kind: expand.Indexed, List: list}, true
+	case "PIPESTATUS":
+		if r.ptc.pipeStatus == nil {
+			return expand.Variable{}, false
+		}
+		return r.pipeStatusVar(), true
+	case "_":
+		return expand.Variable{Set: true, Kind: expand.String, Str: r.ptc.lastArg}, true
 	case "BASHPID":
 		return expand.Variable{Set: true, Kind: expand.String, Str: strconv.FormatInt(int64(os.Getpid())+r.ptc.subshell, 10)}, true
 	}
@@ -62,11 +69,10 @@ func (r *Runner) setStartupVars() {
 
 // setLastArg sets $_ after a simple command.
 func (r *Runner) setLastArg(fields []string) {
-	last := ""
+	r.ptc.lastArg = ""
 	if len(fields) > 0 {
-		last = fields[len(fields)-1]
+		r.ptc.lastArg = fields[len(fields)-1]
 	}
-	r.writeEnv.Set("_", expand.Variable{Set: true, Kind: expand.String, Str: last})
 }
 
 // inFuncNamed runs f with name on the FUNCNAME stack.
