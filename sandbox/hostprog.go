@@ -258,8 +258,8 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 	}
 	ws := in.key.ws
 	dir := filepath.Clean(req.Dir)
-	if dir != ws && !strings.HasPrefix(dir, ws+"/") {
-		return 0, fmt.Errorf("host programs run inside the workspace (%s), not in %s", ws, dir)
+	if !within(dir, ws) && !within(dir, "/tmp") {
+		return 0, fmt.Errorf("host programs run inside the workspace (%s) or /tmp, not in %s", ws, dir)
 	}
 	home, err := h.hx.runner.Home()
 	if err != nil {
@@ -369,6 +369,9 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 	in.procs.m[in.procs.next] = p
 	return in.procs.next, nil
 }
+
+// within reports whether p is dir or lies below it.
+func within(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
 
 // programEnv is a host program's environment: the guest's exported
 // variables, with HOME, PATH, PWD and TMPDIR set for the sandbox and the
