@@ -47,6 +47,21 @@ type instance struct {
 	// stop is the guest's interrupt global (nil when the host relies on
 	// wazero's WithCloseOnContextDone instead).
 	stop api.MutableGlobal
+	// reset is the guest's proto.ExportReset (nil: never reused); base is
+	// the instance as it was when ready, uses the commands it has served.
+	reset api.Function
+	base  baseline
+	uses  int
+}
+
+// baseline is what an instance looked like once warmed up; a command that
+// leaves it otherwise (a goroutine still alive, a file still open, memory
+// grown far) makes it unfit for another command.
+type baseline struct {
+	goroutines int32
+	open       int // files open through the workspace and read-only mounts
+	tmpOpen    int // files open in the private /tmp
+	memory     uint32
 }
 
 // stopOnDone arranges for the guest to be stopped when ctx ends. The
@@ -193,6 +208,14 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 		in.release()
 		return nil, err
 	}
+	if in.reset = in.mod.ExportedFunction(proto.ExportReset); in.reset != nil {
+		n, ok := in.goroutines(ctx)
+		if !ok {
+			in.release()
+			return nil, fmt.Errorf("sandbox: the guest's %s failed after warm-up", proto.ExportReset)
+		}
+		in.base = baseline{goroutines: n, open: in.openFiles(), tmpOpen: in.tmp.OpenFiles(), memory: in.mod.Memory().Size()}
+	}
 	return in, nil
 }
 
@@ -216,6 +239,68 @@ func (in *instance) warmUp(ctx context.Context, key poolKey) error {
 		return fmt.Errorf("sandbox: warming up a guest instance for %s: %v", key.ws, err)
 	}
 	return nil
+}
+
+// Limits of instance reuse (see recycle).
+const (
+	maxUses        = 1000     // commands one instance serves at most
+	maxGrowth      = 32 << 20 // bytes its memory may have grown since warm-up
+	resetTimeout   = time.Second
+	maxResetOutput = 4 << 10
+)
+
+// recycle decides whether the instance may serve another one-off command
+// of its pool key after the command that ended with o and err, and if so
+// puts it back as it was when ready: the guest's working directory reset
+// (ptc_reset) and the private /tmp emptied. The interpreter itself is new
+// for every one-off command, so variables, functions, aliases, options
+// and traps never carry over; what could (a background job still running,
+// a file left open, memory grown far, a guest that was stopped, crashed
+// or ran out of memory) makes the instance unfit, and it is discarded.
+func (in *instance) recycle(o Outcome, err error) bool {
+	if in.reset == nil || err != nil || in.mod.IsClosed() || in.uses+1 >= maxUses ||
+		o.TimedOut || o.Truncated || o.ExitCode == ExitStopped || o.ExitCode == ExitOutOfMemory || o.ExitCode == ExitCrashed {
+		return false
+	}
+	if in.mod.Memory().Size() > in.base.memory+maxGrowth {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), resetTimeout)
+	defer cancel()
+	if n, ok := in.goroutines(ctx); !ok || n > in.base.goroutines {
+		return false
+	}
+	if in.openFiles() > in.base.open || in.tmp.OpenFiles() > in.base.tmpOpen {
+		return false
+	}
+	in.tmp.Reset()
+	in.uses++
+	return true
+}
+
+// goroutines calls ptc_reset and returns the goroutines alive in the
+// guest. A background job may run while it does; what it prints is
+// dropped, and ctx (with the interrupt) bounds it.
+func (in *instance) goroutines(ctx context.Context) (int32, bool) {
+	in.cur.Store(&callIO{ctx: ctx, stdin: bytes.NewReader(nil), out: newOutput(maxResetOutput, nil)})
+	defer in.cur.Store(nil)
+	settled := in.stopOnDone(ctx)
+	res, err := in.reset.Call(context.WithValue(ctx, instanceKey{}, in))
+	settled()
+	in.procs.killAll()
+	if err != nil || len(res) == 0 || in.mod.IsClosed() {
+		return 0, false
+	}
+	return int32(uint32(res[0])), true
+}
+
+// openFiles counts the files open through the instance's host mounts.
+func (in *instance) openFiles() int {
+	n := in.fs.OpenFiles()
+	for _, fs := range in.extra {
+		n += fs.OpenFiles()
+	}
+	return n
 }
 
 // release closes the module and the mounts and removes the private /tmp.

@@ -16,14 +16,19 @@ type poolKey struct {
 	spill   string
 }
 
-// pool keeps pre-initialised instances of one key. An instance serves one
-// command and is discarded; taking one starts a background refill, so
-// instantiation stays off the command's critical path.
+// pool keeps pre-initialised instances of one key. An instance serves a
+// one-off command and comes back (giveBack) when the command left it as
+// it found it (instance.recycle), else it is discarded; a persistent
+// shell keeps the one it took. Taking one starts a background refill
+// when ready, filling and lent-out instances together fall below the
+// pool size, so instantiation stays off the critical path and calls in a
+// tight loop keep reusing the same few instances instead of waiting for
+// fresh ones.
 //
-// When no instance is ready but refills are under way (calls arriving
-// back to back), get waits for the first refill to land rather than
-// instantiating one more: an instantiation already running finishes
-// sooner than a new one, and a new one would compete with it for CPU.
+// When no instance is ready, get waits for one to come back or for a
+// refill under way; after a grace of about one command's duration it
+// starts one more instantiation itself, so long commands (a host program,
+// a sleep) run side by side while quick ones share instances.
 type pool struct {
 	h       *Host
 	key     poolKey
@@ -35,7 +40,19 @@ type pool struct {
 
 	failures atomic.Int32 // refills failed in a row since the last success or get
 	retrying atomic.Bool  // a retry of a failed refill is scheduled
+
+	lent    atomic.Int32 // instances out with a one-off command, expected back
+	waiting atomic.Int32 // gets waiting for an instance
+	callNs  atomic.Int64 // moving average of a one-off command's duration
+	made    atomic.Int64 // instances made for this pool (tests and benchmarks read it)
 }
+
+// Bounds of the grace a waiting get gives lent-out instances to come back
+// before it starts an instantiation of its own.
+const (
+	minGrace = time.Millisecond
+	maxGrace = 20 * time.Millisecond
+)
 
 // A failed refill is retried in the background after retryBase, doubling
 // up to retryMax, for at most maxRetries failures in a row, so a pool
@@ -77,11 +94,19 @@ func (h *Host) Prewarm(workspace string, mode Mode) error {
 	return nil
 }
 
-// get takes a ready instance, waits for a refill already under way, or,
-// when the pool is disabled or a refill failed, makes one now (which also
-// reports why instantiation fails).
-func (p *pool) get(ctx context.Context) (*instance, error) {
+// get takes a ready instance for a caller that keeps it (a persistent
+// shell); see take.
+func (p *pool) get(ctx context.Context) (*instance, error) { return p.take(ctx, 0) }
+
+// take takes a ready instance, waits for one coming back or a refill
+// already under way, or, when the pool is disabled or a refill failed,
+// makes one now (which also reports why instantiation fails). self is 1
+// when the caller is already counted as lent.
+func (p *pool) take(ctx context.Context, self int32) (*instance, error) {
 	p.failures.Store(0)
+	if p.size == 0 { // the pool is disabled
+		return p.make(ctx)
+	}
 	select {
 	case in := <-p.ready:
 		p.refill()
@@ -89,23 +114,89 @@ func (p *pool) get(ctx context.Context) (*instance, error) {
 	default:
 	}
 	p.refill()
-	if p.filling.Load() > 0 {
-		select {
-		case in := <-p.ready:
-			p.refill()
-			return in, nil
-		case <-p.failed:
-		case <-ctx.Done():
-			return nil, ctx.Err()
+	if p.filling.Load() > 0 || p.lent.Load() > self {
+		p.waiting.Add(1)
+		defer p.waiting.Add(-1)
+		grace := time.NewTimer(p.grace())
+		defer grace.Stop()
+		for {
+			select {
+			case in := <-p.ready:
+				p.refill()
+				return in, nil
+			case <-grace.C:
+				// The lent-out instances are busy for longer than a
+				// command usually takes: make one more, unless enough are
+				// being made for everyone waiting.
+				if p.filling.Load() < p.waiting.Load() && !p.closed.Load() {
+					p.filling.Add(1)
+					go p.fill()
+				}
+				continue
+			case <-p.failed:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			break
 		}
 	}
-	return p.h.newInstance(ctx, p.key)
+	return p.make(ctx)
 }
 
-// refill starts background instantiations until ready plus in-flight
-// instances reach the pool size.
+// make instantiates one instance for the pool's key.
+func (p *pool) make(ctx context.Context) (*instance, error) {
+	in, err := p.h.newInstance(ctx, p.key)
+	if err == nil {
+		p.made.Add(1)
+	}
+	return in, err
+}
+
+// grace is how long a waiting get gives a lent-out instance to come back:
+// twice the usual command, within bounds.
+func (p *pool) grace() time.Duration {
+	return min(max(2*time.Duration(p.callNs.Load()), minGrace), maxGrace)
+}
+
+// lend is get for a one-off command, whose instance is expected back
+// through giveBack.
+func (p *pool) lend(ctx context.Context) (*instance, error) {
+	p.lent.Add(1)
+	in, err := p.take(ctx, 1)
+	if err != nil {
+		p.lent.Add(-1)
+	}
+	return in, err
+}
+
+// giveBack ends a one-off command's use of in, which took d and ended
+// with o and err: a fit instance goes back to the ready ones (a waiting
+// get takes it at once), any other is released and replaced. It runs
+// while the Host's life lock is still held (recycle calls into the guest).
+func (p *pool) giveBack(in *instance, o Outcome, err error, d time.Duration) {
+	old := p.callNs.Load()
+	p.callNs.Store(old - old/8 + int64(d)/8)
+	if p.size > 0 && !p.closed.Load() && in.recycle(o, err) {
+		select {
+		case p.ready <- in:
+			p.lent.Add(-1)
+			if p.closed.Load() {
+				p.drain(context.Background())
+			}
+			return
+		default: // enough are ready already
+		}
+	}
+	p.lent.Add(-1)
+	// Closing the module takes about a millisecond: not on the caller's time.
+	go in.release()
+	p.refill()
+}
+
+// refill starts background instantiations until ready, in-flight and
+// lent-out instances reach the pool size.
 func (p *pool) refill() {
-	for !p.closed.Load() && len(p.ready)+int(p.filling.Load()) < p.size {
+	for !p.closed.Load() && len(p.ready)+int(p.filling.Load())+int(p.lent.Load()) < p.size {
 		p.filling.Add(1)
 		go p.fill()
 	}
@@ -122,7 +213,7 @@ func (p *pool) fill() {
 	defer leave()
 	ctx, cancel := context.WithTimeout(context.Background(), fillTimeout)
 	defer cancel()
-	in, err := p.h.newInstance(ctx, p.key)
+	in, err := p.make(ctx)
 	if err != nil {
 		p.wake()
 		p.retryLater()

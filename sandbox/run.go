@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tetratelabs/wazero/sys"
 
@@ -63,9 +64,10 @@ type Scope struct {
 	Programs []string
 }
 
-// Run performs one request in a fresh guest instance (from the pool when
-// one is ready) with the workspace mounted for mode, then discards the
-// instance. ctx bounds the run: its deadline ends the command.
+// Run performs one request in a guest instance of the pool of (workspace,
+// mode) — one that served earlier commands of that key and was reset, or
+// a fresh one — with the workspace mounted for mode. ctx bounds the run:
+// its deadline ends the command.
 func (h *Host) Run(ctx context.Context, workspace string, mode Mode, req proto.Request) (Outcome, error) {
 	return h.RunIn(ctx, Scope{Workspace: workspace, Mode: mode}, req)
 }
@@ -86,14 +88,15 @@ func (h *Host) RunIn(ctx context.Context, scope Scope, req proto.Request) (Outco
 		return *busy, nil
 	}
 	defer done()
-	in, err := h.pool(key).get(ctx)
+	p := h.pool(key)
+	in, err := p.lend(ctx)
 	if err != nil {
 		return Outcome{}, err
 	}
-	// Closing the module and removing the private /tmp take about a
-	// millisecond: do it after the result is back.
-	defer func() { go in.release() }()
-	return h.call(ctx, in, key, callOptions{network: scope.Network, programs: scope.Programs}, req)
+	start := time.Now()
+	o, err := h.call(ctx, in, key, callOptions{network: scope.Network, programs: scope.Programs}, req)
+	p.giveBack(in, o, err, time.Since(start))
+	return o, err
 }
 
 func newKey(s Scope) (poolKey, error) {

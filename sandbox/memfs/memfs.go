@@ -72,6 +72,29 @@ func (f *FS) newNode(mode fs.FileMode) *node {
 	return n
 }
 
+// Reset empties the FS, as if it were new, so an instance that serves
+// another command gives it an empty /tmp. The root stays the same node
+// (the guest holds it open as its preopened directory); a file still
+// open keeps its node, no longer reachable by any path, so callers reuse
+// an FS only when OpenFiles is back to what it was.
+func (f *FS) Reset() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r := f.root
+	clear(r.children)
+	r.mode, r.nlink = fs.ModeDir|0o1777, 2
+	r.atim, r.mtim, r.ctim = now(), now(), now()
+	f.used, f.full = 0, false
+}
+
+// OpenFiles reports the files open now (the guest's preopened /tmp
+// counts as one).
+func (f *FS) OpenFiles() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.open
+}
+
 // Full reports whether a write was refused because the FS was full.
 func (f *FS) Full() bool {
 	f.mu.Lock()

@@ -27,6 +27,16 @@ package proto
 // (//go:wasmexport ptc_run), signature () -> i32.
 const ExportRun = "ptc_run"
 
+// ExportReset is the guest's optional export (//go:wasmexport ptc_reset),
+// signature () -> i32: it puts back what one command may change in the
+// guest process outside its interpreter (the working directory) and
+// returns how many goroutines are alive. The host calls it after a
+// one-off command and gives the instance another command only when the
+// count is what it was after warm-up: a background job still running
+// (`sleep 9 &`) would otherwise go on inside the next command. A guest
+// without it is never reused.
+const ExportReset = "ptc_reset"
+
 // Operations.
 const (
 	OpShell = "sh"

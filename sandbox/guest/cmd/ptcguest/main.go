@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/ptc-dev/ptc/sandbox/guest/fileops"
@@ -26,8 +27,25 @@ import (
 // this instance; it is dropped when a script runs `exit`.
 var persistent *shell.Shell
 
+// startDir is the guest's working directory at start-up; ptc_reset
+// returns to it.
+var startDir, _ = os.Getwd()
+
 func init() {
 	shell.Host = hostprog.Programs{}
+}
+
+// ptcReset is proto.ExportReset: it undoes the process-wide state a
+// one-off command may leave (the working directory) and reports the
+// goroutines alive, so the host can tell a background job outlived the
+// command.
+//
+//go:wasmexport ptc_reset
+func ptcReset() int32 {
+	if startDir != "" {
+		_ = os.Chdir(startDir)
+	}
+	return int32(runtime.NumGoroutine())
 }
 
 func main() {

@@ -1,0 +1,251 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ptc-dev/ptc/sandbox/proto"
+)
+
+// The benchmarks in this file measure the sandbox against the host's own
+// tools in the same run, so the figures are ratios that survive a loaded
+// machine: a guest call against `bash -c` of the same command, tools.grep
+// and tools.glob (the file ops they run) and the guest shell's grep -rn
+// and find against GNU grep -rn and find on a generated tree.
+//
+//	go test -run '^$' -bench 'VsNative|Search' -benchtime 20x ./sandbox/
+//
+// PTC_BENCH_TREES=1000,10000,50000 changes the tree sizes (default 1000
+// and 10000 files).
+
+// nativeBash runs command with the host's bash -c in dir, its output read
+// through a pipe as the sandbox's is.
+func nativeBash(tb testing.TB, dir, command string) {
+	cmd := exec.Command("/bin/bash", "-c", command)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("bash -c %q: %v %s", command, err, out)
+	}
+}
+
+// guestShell runs command through h as the bash tool does.
+func guestShell(tb testing.TB, h *Host, ws, command string) Outcome {
+	o, err := h.Run(context.Background(), ws, WorkspaceWrite, proto.Request{Op: proto.OpShell, Command: command})
+	if err != nil || o.ExitCode != 0 {
+		tb.Fatalf("guest %q: %v exit %d %s", command, err, o.ExitCode, o.Stderr)
+	}
+	return o
+}
+
+// fillPool waits until the pool of (ws, workspace-write) holds its full
+// complement of ready instances.
+func fillPool(h *Host, ws string) {
+	key, _ := newKey(Scope{Workspace: ws, Mode: WorkspaceWrite})
+	p := h.pool(key)
+	for len(p.ready) < p.size {
+		p.refill()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// perCall reports a guest and a native duration per call and their ratio.
+func perCall(b *testing.B, guest, native time.Duration, calls int) {
+	g := float64(guest.Microseconds()) / float64(calls)
+	n := float64(native.Microseconds()) / float64(calls)
+	b.ReportMetric(g, "guest-µs/call")
+	b.ReportMetric(n, "bash-µs/call")
+	b.ReportMetric(g/n, "x-native")
+}
+
+// BenchmarkVsNative times `echo hi` through the sandbox against the
+// host's bash -c in the same run, three ways:
+//   - warm: one call with ready instances, as when a model thinks between
+//     calls;
+//   - back-to-back: 20 calls in a tight loop, as a program's loop does;
+//   - parallel: 50 calls at once, as Promise.all does (the bash side
+//     starts 50 processes at once).
+func BenchmarkVsNative(b *testing.B) {
+	h := NewHost(Config{})
+	defer h.Close(context.Background())
+	ws := benchTree(b)
+	if err := h.Ready(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	const cmd = "echo hi"
+	b.Run("warm", func(b *testing.B) {
+		var guest, native time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			fillPool(h, ws)
+			b.StartTimer()
+			start := time.Now()
+			guestShell(b, h, ws, cmd)
+			guest += time.Since(start)
+			start = time.Now()
+			nativeBash(b, ws, cmd)
+			native += time.Since(start)
+		}
+		perCall(b, guest, native, b.N)
+	})
+	b.Run("back-to-back", func(b *testing.B) {
+		const n = 20
+		var guest, native time.Duration
+		for b.Loop() {
+			start := time.Now()
+			for range n {
+				guestShell(b, h, ws, cmd)
+			}
+			guest += time.Since(start)
+			start = time.Now()
+			for range n {
+				nativeBash(b, ws, cmd)
+			}
+			native += time.Since(start)
+		}
+		perCall(b, guest, native, b.N*n)
+	})
+	b.Run("parallel", func(b *testing.B) {
+		const n = 50
+		all := func(run func()) time.Duration {
+			var wg sync.WaitGroup
+			start := time.Now()
+			for range n {
+				wg.Go(run)
+			}
+			wg.Wait()
+			return time.Since(start)
+		}
+		var guest, native time.Duration
+		for b.Loop() {
+			guest += all(func() { guestShell(b, h, ws, cmd) })
+			native += all(func() { nativeBash(b, ws, cmd) })
+		}
+		perCall(b, guest, native, b.N*n)
+	})
+}
+
+// searchTree makes a tree of n files under base, laid out like a source
+// repository: directories of 20 files, 20 directories per
+// parent, a mix of .go, .md, .txt and .json files of ~1.5 KB; one file in
+// five has a line with TODO.
+func searchTree(tb testing.TB, base string, n int) string {
+	base = filepath.Join(base, strconv.Itoa(n))
+	exts := []string{".go", ".go", ".md", ".txt", ".json"}
+	var body strings.Builder
+	for l := range 40 {
+		fmt.Fprintf(&body, "\tvalue%02d := compute(%d, \"some words on the line\") // note\n", l, l)
+	}
+	for i := range n {
+		dir := filepath.Join(base, fmt.Sprintf("pkg%03d", i/400), fmt.Sprintf("sub%02d", i/20%20))
+		if i%20 == 0 {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		text := body.String()
+		if i%5 == 0 {
+			text += "\t// TODO: handle the error here\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file%02d%s", i%20, exts[i%len(exts)])), []byte(text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return base
+}
+
+// benchTreeSizes are the tree sizes of BenchmarkSearch.
+func benchTreeSizes(tb testing.TB) []int {
+	v := os.Getenv("PTC_BENCH_TREES")
+	if v == "" {
+		return []int{1000, 10000}
+	}
+	var sizes []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			tb.Fatalf("PTC_BENCH_TREES: %q is not a file count", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
+}
+
+// fileOp runs the file operation a structured tool runs and decodes it.
+func fileOp(tb testing.TB, h *Host, ws, op string, req proto.FileRequest) proto.FileResponse {
+	o, err := h.Run(context.Background(), ws, WorkspaceWrite, proto.Request{Op: op, File: &req})
+	if err != nil || o.ExitCode != 0 {
+		tb.Fatalf("%s: %v exit %d %s", op, err, o.ExitCode, o.Stderr)
+	}
+	var resp proto.FileResponse
+	if err := json.Unmarshal(o.Stdout, &resp); err != nil || resp.Error != nil {
+		tb.Fatalf("%s: %v %+v", op, err, resp.Error)
+	}
+	return resp
+}
+
+// BenchmarkSearch times, per file of the tree and in one run, the grep
+// and glob file operations (what tools.grep and tools.glob run, with
+// their caps), the guest shell's grep -rn and find, and GNU grep -rn and
+// find, and reports each sandbox figure as a multiple of the native one.
+func BenchmarkSearch(b *testing.B) {
+	h := NewHost(Config{})
+	defer h.Close(context.Background())
+	if err := h.Ready(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	base, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range benchTreeSizes(b) {
+		ws := searchTree(b, base, n)
+		timed := func(d *time.Duration, run func()) {
+			start := time.Now()
+			run()
+			*d += time.Since(start)
+		}
+		report := func(b *testing.B, tool, shell, native time.Duration) {
+			per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 / float64(b.N) / float64(n) }
+			b.ReportMetric(per(tool), "tool-µs/file")
+			b.ReportMetric(per(shell), "shell-µs/file")
+			b.ReportMetric(per(native), "native-µs/file")
+			b.ReportMetric(per(tool)/per(native), "tool-x")
+			b.ReportMetric(per(shell)/per(native), "shell-x")
+		}
+		b.Run(fmt.Sprintf("grep/%d", n), func(b *testing.B) {
+			var tool, shell, native time.Duration
+			for b.Loop() {
+				timed(&tool, func() {
+					if r := fileOp(b, h, ws, proto.OpGrep, proto.FileRequest{Path: ws, Pattern: "TODO", MaxResults: 500}); r.Total != n/5 {
+						b.Fatalf("tool grep found %d, want %d", r.Total, n/5)
+					}
+				})
+				timed(&shell, func() { guestShell(b, h, ws, "grep -rn TODO . >/dev/null") })
+				timed(&native, func() { nativeBash(b, ws, "grep -rn TODO . >/dev/null") })
+			}
+			report(b, tool, shell, native)
+		})
+		b.Run(fmt.Sprintf("glob/%d", n), func(b *testing.B) {
+			var tool, shell, native time.Duration
+			for b.Loop() {
+				timed(&tool, func() {
+					if r := fileOp(b, h, ws, proto.OpGlob, proto.FileRequest{Path: ws, Pattern: "**/*.go", MaxResults: 200}); r.Total != n*2/5 {
+						b.Fatalf("tool glob found %d, want %d", r.Total, n*2/5)
+					}
+				})
+				timed(&shell, func() { guestShell(b, h, ws, "find . -name '*.go' >/dev/null") })
+				timed(&native, func() { nativeBash(b, ws, "find . -name '*.go' >/dev/null") })
+			}
+			report(b, tool, shell, native)
+		})
+	}
+}
