@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // needHostTools skips (or, under PTC_REQUIRE_TOOLS=1, fails) without
@@ -146,4 +148,50 @@ return r.stdout;`
 			t.Fatalf("the session lacks the test result or the denial: %s", all)
 		}
 	})
+}
+
+func TestAKilledPtcShLeavesNothingBehind(t *testing.T) {
+	needHostTools(t)
+	c := newCLI(t)
+	ws := goProject(t)
+	tmp := t.TempDir()
+	marker := fmt.Sprintf("61.%d", time.Now().UnixNano()%1000000)
+	cmd := c.command("sh", "--workspace", ws, "echo guest > /tmp/g && python3 -c 'import time; open(\"/tmp/h\", \"w\").write(\"h\"); time.sleep("+marker+")'")
+	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the host program runs (its sandbox has a process with the
+	// marker), then kill ptc outright.
+	deadline := time.Now().Add(time.Minute)
+	for !processWith("python3", marker) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the host program never started")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for deadline = time.Now().Add(10 * time.Second); processWith("python3", marker); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the host program outlived the killed ptc")
+		}
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Fatalf("the killed ptc left %v in its TMPDIR", entries)
+	}
+}
+
+// processWith reports whether a process runs program (its argv[0]) with
+// s in its command line.
+func processWith(program, s string) bool {
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if err == nil && strings.HasPrefix(string(b), program+"\x00") && strings.Contains(string(b), s) {
+			return true
+		}
+	}
+	return false
 }
