@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -317,6 +318,9 @@ func parseBash(src, name string) (*syntax.File, error) {
 	return file, err
 }
 
+// unaryTestMsg is the parser's complaint about a [[ -f ]] without operand.
+var unaryTestMsg = regexp.MustCompile("`-[a-zA-Z]` must be followed by a word")
+
 // parsePrefix is what bash runs of a script with a syntax error: bash
 // reads and runs a script a command at a time, so the complete lines
 // before the error run, then the error ends the shell. It returns those
@@ -330,7 +334,7 @@ func parsePrefix(src, name string, err error) (*syntax.File, int) {
 	switch {
 	case strings.Contains(msg, "arithmetic") || strings.Contains(msg, "floating point"):
 		status = 1
-	case strings.Contains(msg, "test operator") || strings.Contains(msg, "[[") || strings.Contains(msg, "must be followed by a word"):
+	case strings.Contains(msg, "test operator") || strings.Contains(msg, "[[") || unaryTestMsg.MatchString(msg):
 		status = -1
 	}
 	pos, ok := errPos(err)

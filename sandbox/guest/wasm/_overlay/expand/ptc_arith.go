@@ -109,6 +109,13 @@ func (a *arithEval) eval(expr syntax.ArithmExpr) (int64, error) {
 			}
 			return a.load(lv)
 		}
+		for _, p := range x.Parts {
+			if _, ok := p.(*syntax.SglQuoted); ok {
+				// bash expands an arithmetic expression as if in double
+				// quotes: a single quote is a character, not an operand
+				return 0, a.fail("syntax error: operand expected", arithString(x))
+			}
+		}
 		s, err := Literal(a.cfg, x)
 		if err != nil {
 			return 0, err

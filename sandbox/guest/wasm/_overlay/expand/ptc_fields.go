@@ -110,6 +110,7 @@ func (s *splitter) end() [][]fieldPart {
 // ptcWordFields expands the parts of one word into fields.
 func (cfg *Config) ptcWordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 	s := &splitter{cfg: cfg}
+	wps = joinLeadingLits(wps)
 	if start, ok := assignmentLike(wps); ok {
 		wps = cfg.assignTildes(wps, start)
 	}
@@ -333,6 +334,14 @@ func (s *splitter) paramExp(pe *syntax.ParamExp) error {
 		elems, ok = cfg.unquotedElemFields(pe)
 	}
 	if ok {
+		if cfg.ifs != "" {
+			// Bash joins the elements with the first IFS character and
+			// splits the result, so with IFS=x the empty ones delimit
+			// empty fields.
+			_, size := utf8.DecodeRuneInString(cfg.ifs)
+			s.split(strings.Join(elems, cfg.ifs[:size]))
+			return nil
+		}
 		for j, e := range elems {
 			if j > 0 {
 				s.softBoundary()
@@ -603,4 +612,26 @@ func isDigitsName(s string) bool {
 		}
 	}
 	return true
+}
+
+// joinLeadingLits merges the literal parts a word starts with (brace
+// expansion leaves ~ and /src as two), so a tilde prefix is seen whole.
+func joinLeadingLits(wps []syntax.WordPart) []syntax.WordPart {
+	n := 0
+	for n < len(wps) {
+		if _, ok := wps[n].(*syntax.Lit); !ok {
+			break
+		}
+		n++
+	}
+	if n < 2 {
+		return wps
+	}
+	var sb strings.Builder
+	for _, wp := range wps[:n] {
+		sb.WriteString(wp.(*syntax.Lit).Value)
+	}
+	first := *wps[0].(*syntax.Lit)
+	first.Value = sb.String()
+	return append([]syntax.WordPart{&first}, wps[n:]...)
 }
