@@ -136,6 +136,34 @@ func baseEnv(workspace, cwd string) map[string]string {
 	}
 }
 
+// readOnlyDirs are the directories mounted read-only for key beside the
+// workspace and /tmp: Config.ReadOnlyDirs and the session's spill, less
+// those the workspace or /tmp already hold.
+func (h *Host) readOnlyDirs(key poolKey) []string {
+	dirs := h.cfg.ReadOnlyDirs
+	if key.spill != "" {
+		dirs = append(append([]string(nil), dirs...), key.spill)
+	}
+	var out []string
+	for _, dir := range dirs {
+		if dir == key.ws || dir == "/tmp" || strings.HasPrefix(dir, key.ws+string(filepath.Separator)) {
+			continue
+		}
+		out = append(out, dir)
+	}
+	return out
+}
+
+// workspaceOptions are the rootfs options of key's workspace mount.
+func (h *Host) workspaceOptions(key poolKey) rootfs.Options {
+	opts := rootfs.Options{ReadOnly: key.mode == ReadOnly, GitWrite: key.mode == GitWrite, MaxOpen: h.cfg.MaxOpen, Quota: h.quota(key)}
+	opts.Protected = h.protected()
+	if key.mode == DangerFullAccess {
+		opts.Protected = []string{}
+	}
+	return opts
+}
+
 // newInstance instantiates the compiled guest for key and runs its
 // _initialize, ready for one ptc_run.
 func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) {
@@ -143,13 +171,8 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 		return nil, err
 	}
 	in := &instance{key: key, procs: procTable{wake: make(chan struct{}, 1)}}
-	opts := rootfs.Options{ReadOnly: key.mode == ReadOnly, GitWrite: key.mode == GitWrite, MaxOpen: h.cfg.MaxOpen, Quota: h.quota(key)}
-	opts.Protected = h.protected()
-	if key.mode == DangerFullAccess {
-		opts.Protected = []string{}
-	}
 	var err error
-	if in.fs, err = rootfs.New(key.ws, opts); err != nil {
+	if in.fs, err = rootfs.New(key.ws, h.workspaceOptions(key)); err != nil {
 		return nil, fmt.Errorf("sandbox: opening workspace %s: %w", key.ws, err)
 	}
 	in.tmp = memfs.New(h.cfg.TmpSize, h.cfg.MaxOpen)
@@ -157,14 +180,7 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 	if key.ws != "/tmp" {
 		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(in.tmp, "/tmp")
 	}
-	roDirs := h.cfg.ReadOnlyDirs
-	if key.spill != "" {
-		roDirs = append(append([]string(nil), roDirs...), key.spill)
-	}
-	for _, dir := range roDirs {
-		if dir == key.ws || dir == "/tmp" || strings.HasPrefix(dir, key.ws+string(filepath.Separator)) {
-			continue
-		}
+	for _, dir := range h.readOnlyDirs(key) {
 		extra, err := rootfs.New(dir, rootfs.Options{ReadOnly: true, MaxOpen: h.cfg.MaxOpen})
 		if err != nil {
 			in.release()

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -179,22 +178,18 @@ func benchTreeSizes(tb testing.TB) []int {
 	return sizes
 }
 
-// fileOp runs the file operation a structured tool runs and decodes it.
-func fileOp(tb testing.TB, h *Host, ws, op string, req proto.FileRequest) proto.FileResponse {
-	o, err := h.Run(context.Background(), ws, WorkspaceWrite, proto.Request{Op: op, File: &req})
-	if err != nil || o.ExitCode != 0 {
-		tb.Fatalf("%s: %v exit %d %s", op, err, o.ExitCode, o.Stderr)
-	}
-	var resp proto.FileResponse
-	if err := json.Unmarshal(o.Stdout, &resp); err != nil || resp.Error != nil {
+// searchOp runs the search a structured tool runs.
+func searchOp(tb testing.TB, h *Host, ws, op string, req proto.FileRequest) proto.FileResponse {
+	resp, err := h.Search(context.Background(), Scope{Workspace: ws, Mode: WorkspaceWrite}, op, req)
+	if err != nil || resp.Error != nil {
 		tb.Fatalf("%s: %v %+v", op, err, resp.Error)
 	}
 	return resp
 }
 
 // BenchmarkSearch times, per file of the tree and in one run, the grep
-// and glob file operations (what tools.grep and tools.glob run, with
-// their caps), the guest shell's grep -rn and find, and GNU grep -rn and
+// and glob searches (what tools.grep and tools.glob run, with their
+// caps: Host.Search), the guest shell's grep -rn and find, and GNU grep -rn and
 // find, and reports each sandbox figure as a multiple of the native one.
 func BenchmarkSearch(b *testing.B) {
 	h := NewHost(Config{})
@@ -225,7 +220,7 @@ func BenchmarkSearch(b *testing.B) {
 			var tool, shell, native time.Duration
 			for b.Loop() {
 				timed(&tool, func() {
-					if r := fileOp(b, h, ws, proto.OpGrep, proto.FileRequest{Path: ws, Pattern: "TODO", MaxResults: 500}); r.Total != n/5 {
+					if r := searchOp(b, h, ws, proto.OpGrep, proto.FileRequest{Path: ws, Pattern: "TODO", MaxResults: 500}); r.Total != n/5 {
 						b.Fatalf("tool grep found %d, want %d", r.Total, n/5)
 					}
 				})
@@ -238,7 +233,7 @@ func BenchmarkSearch(b *testing.B) {
 			var tool, shell, native time.Duration
 			for b.Loop() {
 				timed(&tool, func() {
-					if r := fileOp(b, h, ws, proto.OpGlob, proto.FileRequest{Path: ws, Pattern: "**/*.go", MaxResults: 200}); r.Total != n*2/5 {
+					if r := searchOp(b, h, ws, proto.OpGlob, proto.FileRequest{Path: ws, Pattern: "**/*.go", MaxResults: 200}); r.Total != n*2/5 {
 						b.Fatalf("tool glob found %d, want %d", r.Total, n*2/5)
 					}
 				})

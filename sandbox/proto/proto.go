@@ -12,11 +12,14 @@
 //     Request.Cwd with exactly Request.Env; the command's own stdin is
 //     Request.Stdin; its stdout and stderr go to the guest's fd 1 and fd 2.
 //     ExportRun returns the command's exit status.
-//   - every file op (OpRead, OpWrite, OpEdit, OpGlob, OpGrep, OpStat):
+//   - every file op (OpRead, OpWrite, OpEdit, OpStat):
 //     decodes Request.File, performs the operation through the guest's
 //     filesystem (the workspace mount), writes one JSON FileResponse to
 //     fd 1 and returns 0. A failed operation is a FileResponse with Error
 //     set, not a non-zero return.
+//
+// OpGlob and OpGrep are not guest operations: the host performs them
+// (sandbox.Host.Search) over the same confining filesystems, natively.
 //
 // A non-zero return from a file op, or a trap, means the guest itself broke.
 // With Persistent set, an OpShell keeps interpreter state (cwd, variables,

@@ -2,6 +2,7 @@ package sandboxtools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -63,7 +64,7 @@ func (s *set) glob() tools.Tool {
 }
 
 func (s *set) runGlob(ctx context.Context, _ tools.Call, in GlobIn) (GlobOut, error) {
-	resp, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpGlob, proto.FileRequest{Path: in.Path, Pattern: in.Pattern, MaxResults: GlobMax})
+	resp, err := s.search(ctx, proto.OpGlob, proto.FileRequest{Path: in.Path, Pattern: in.Pattern, MaxResults: GlobMax})
 	if err != nil {
 		return GlobOut{}, err
 	}
@@ -129,7 +130,7 @@ func (s *set) runGrep(ctx context.Context, _ tools.Call, in GrepIn) (GrepOut, er
 	if mode == "" {
 		mode = "content"
 	}
-	resp, err := s.fileOp(ctx, s.baseMode(ctx), proto.OpGrep, proto.FileRequest{Path: in.Path, Pattern: in.Pattern, Include: in.Include, IgnoreCase: in.IgnoreCase, MaxResults: GrepMax})
+	resp, err := s.search(ctx, proto.OpGrep, proto.FileRequest{Path: in.Path, Pattern: in.Pattern, Include: in.Include, IgnoreCase: in.IgnoreCase, MaxResults: GrepMax})
 	if err != nil {
 		return GrepOut{}, err
 	}
@@ -152,6 +153,26 @@ func (s *set) runGrep(ctx context.Context, _ tools.Call, in GrepIn) (GrepOut, er
 		}
 	}
 	return out, nil
+}
+
+// search runs a glob or grep on the host over the session's mounts (see
+// sandbox.Host.Search), with the errors the other file tools give.
+func (s *set) search(ctx context.Context, op string, req proto.FileRequest) (proto.FileResponse, error) {
+	ws, err := s.workspace(ctx)
+	if err != nil {
+		return proto.FileResponse{}, err
+	}
+	req.Path = abs(ws, req.Path)
+	resp, err := s.host.Search(ctx, s.scope(ctx, ws, guestMode(s.baseMode(ctx))), op, req)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return resp, tools.Errorf(tools.CodeToolTimeout, "the %s of %s timed out", op, req.Path)
+	case err != nil:
+		return resp, err
+	case resp.Error != nil:
+		return resp, fileError(req.Path, resp.Error)
+	}
+	return resp, nil
 }
 
 func renderGrep(o GrepOut) string {

@@ -1,7 +1,8 @@
 // Package fileops performs the sandbox file operations of the proto
-// contract (read, write, edit, glob, grep, stat) inside the guest, so every
-// file access of the agent goes through the same confined mount as the
-// shell. Each operation takes a FileRequest and answers a FileResponse; a
+// contract (read, write, edit, stat) inside the guest, so every file
+// access of the agent goes through the same confined mount as the shell.
+// (glob and grep run on the host over the same confining filesystems:
+// package sandbox/search.) Each operation takes a FileRequest and answers a FileResponse; a
 // failed operation is a response with Error set, never a Go error.
 package fileops
 
@@ -23,7 +24,6 @@ const (
 	DefaultLimit    = 2000
 	DefaultMaxBytes = 50_000
 	MaxLineChars    = 2000
-	DefaultResults  = 1000
 	binarySniff     = 8 << 10
 )
 
@@ -43,10 +43,6 @@ func Do(op string, req *proto.FileRequest) proto.FileResponse {
 		return Write(req)
 	case proto.OpEdit:
 		return Edit(req)
-	case proto.OpGlob:
-		return Glob(req)
-	case proto.OpGrep:
-		return Grep(req)
 	case proto.OpStat:
 		return Stat(req)
 	}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
@@ -134,76 +133,16 @@ func TestWriteAndEdit(t *testing.T) {
 	})
 }
 
-func TestGlobAndGrep(t *testing.T) {
+func TestStat(t *testing.T) {
 	dir := t.TempDir()
-	files := map[string]string{"a.go": "package a\nfunc A() {}\n", "sub/b.go": "package b\nfunc B() {}\n", "sub/c.txt": "func in text\n", ".git/x.go": "func Hidden\n", "bin.go": "func\x00"}
+	files := map[string]string{"a.go": "package a\nfunc A() {}\n"}
 	for name, content := range files {
 		writeFile(t, filepath.Join(dir, name), content)
 	}
-	old := time.Now().Add(-time.Hour)
-	os.Chtimes(filepath.Join(dir, "a.go"), old, old)
-	t.Run("glob finds go files at any depth, newest first", func(t *testing.T) {
-		r := Glob(&proto.FileRequest{Path: dir, Pattern: "**/*.go"})
-		if r.Total != 3 || filepath.Base(r.Paths[len(r.Paths)-1].Path) != "a.go" {
-			t.Errorf("%+v", r.Paths)
-		}
-	})
-	t.Run("glob caps results and keeps the total", func(t *testing.T) {
-		r := Glob(&proto.FileRequest{Path: dir, Pattern: "*.go", MaxResults: 1})
-		if r.Total != 3 || len(r.Paths) != 1 || !r.Truncated {
-			t.Errorf("%+v", r)
-		}
-	})
-	t.Run("grep finds matches in path order and skips binary and .git", func(t *testing.T) {
-		r := Grep(&proto.FileRequest{Path: dir, Pattern: `^func \w`})
-		var got []string
-		for _, m := range r.Matches {
-			rel, _ := filepath.Rel(dir, m.Path)
-			got = append(got, rel+":"+string(rune('0'+m.Line)))
-		}
-		if strings.Join(got, " ") != "a.go:2 sub/b.go:2 sub/c.txt:1" {
-			t.Errorf("%v", got)
-		}
-	})
-	t.Run("grep include filters by file glob", func(t *testing.T) {
-		r := Grep(&proto.FileRequest{Path: dir, Pattern: "FUNC", IgnoreCase: true, Include: "*.txt"})
-		if r.Total != 1 || len(r.Matches) != 1 {
-			t.Errorf("%+v", r)
-		}
-	})
-	t.Run("grep caps matches and keeps the total", func(t *testing.T) {
-		r := Grep(&proto.FileRequest{Path: dir, Pattern: "func", MaxResults: 2})
-		if r.Total != 3 || len(r.Matches) != 2 || !r.Truncated {
-			t.Errorf("%+v", r)
-		}
-	})
-	t.Run("a bad regex is invalid", func(t *testing.T) {
-		if got := code(Grep(&proto.FileRequest{Path: dir, Pattern: "("})); got != proto.ErrInvalid {
-			t.Errorf("code %q", got)
-		}
-	})
 	t.Run("stat hashes a regular file", func(t *testing.T) {
 		r := Stat(&proto.FileRequest{Path: filepath.Join(dir, "a.go")})
 		if r.Error != nil || len(r.Stat.SHA256) != 64 || r.Stat.Size != int64(len(files["a.go"])) {
 			t.Errorf("%+v", r)
 		}
 	})
-}
-
-func TestMatchGlob(t *testing.T) {
-	tests := []struct {
-		pattern, rel string
-		want         bool
-	}{
-		{"**/*.go", "a.go", true},
-		{"**/*.go", "x/y/a.go", true},
-		{"x/**/a.go", "x/a.go", true},
-		{"x/*.go", "x/y/a.go", false},
-		{"*.go", "x/a.go", false},
-	}
-	for _, tt := range tests {
-		if got := MatchGlob(tt.pattern, tt.rel); got != tt.want {
-			t.Errorf("MatchGlob(%q, %q) = %v", tt.pattern, tt.rel, got)
-		}
-	}
 }

@@ -7,8 +7,9 @@ import (
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
 
-// isBinary reports a NUL byte in the first 8 KiB, the usual heuristic.
-func isBinary(data []byte) bool {
+// IsBinary reports a NUL byte in the first 8 KiB, the usual heuristic
+// (the host's grep uses it too).
+func IsBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0
 }
 
@@ -34,7 +35,7 @@ func Read(req *proto.FileRequest) proto.FileResponse {
 	if fail != nil {
 		return *fail
 	}
-	if isBinary(data) {
+	if IsBinary(data) {
 		return failf(proto.ErrBinary, "%s is a binary file and cannot be read as text", req.Path)
 	}
 	st, _ := statOf(req.Path, fi, data)
@@ -59,7 +60,7 @@ func Read(req *proto.FileRequest) proto.FileResponse {
 			resp.Truncated = true
 			break
 		}
-		text := cutLine(all[i])
+		text := CutLine(all[i])
 		if used+len(text)+1 > maxBytes && len(resp.Lines) > 0 {
 			resp.Truncated = true
 			break
@@ -70,8 +71,9 @@ func Read(req *proto.FileRequest) proto.FileResponse {
 	return resp
 }
 
-// cutLine shortens a line to MaxLineChars characters plus LineCutMarker.
-func cutLine(s string) string {
+// CutLine shortens a line to MaxLineChars characters plus LineCutMarker
+// (read and grep cut lines alike).
+func CutLine(s string) string {
 	if len(s) <= MaxLineChars {
 		return s
 	}
