@@ -9,7 +9,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	guestwasm "github.com/ptc-dev/ptc/sandbox/guest/wasm"
-	"github.com/ptc-dev/ptc/sandbox/internal/testguest"
+	"github.com/ptc-dev/ptc/sandbox/internal/hoststub"
 )
 
 // initialMemory instantiates wasm without running anything and returns
@@ -87,7 +87,7 @@ func instantiateWASI(t *testing.T, rt wazero.Runtime) {
 	if _, err := wasi_snapshot_preview1.Instantiate(context.Background(), rt); err != nil {
 		t.Fatal(err)
 	}
-	if err := testguest.NoHostPrograms(context.Background(), rt); err != nil {
+	if err := hoststub.Refusing(context.Background(), rt); err != nil {
 		t.Fatal(err)
 	}
 }

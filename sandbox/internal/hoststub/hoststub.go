@@ -1,4 +1,7 @@
-package testguest
+// Package hoststub provides proto.HostModule with functions that refuse, for
+// tests that run the shell guest under plain wazero and WASI, without the
+// sandbox host. It imports only wazero and proto, so any test can use it.
+package hoststub
 
 import (
 	"context"
@@ -9,13 +12,13 @@ import (
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
 
-// noHostPrograms is what lookup and exec_start answer in NoHostPrograms.
+// noHostPrograms is what lookup and exec_start answer in Refusing.
 const noHostPrograms = "host programs are not available in this test"
 
-// NoHostPrograms instantiates proto.HostModule with functions that
+// Refusing instantiates proto.HostModule with functions that
 // refuse, so the shell guest instantiates in a runtime without the
 // sandbox host (tests that drive the guest with plain wazero and WASI).
-func NoHostPrograms(ctx context.Context, rt wazero.Runtime) error {
+func Refusing(ctx context.Context, rt wazero.Runtime) error {
 	refuse := func(mod api.Module, out, outCap uint32) int32 {
 		msg := noHostPrograms[:min(len(noHostPrograms), int(outCap))]
 		if !mod.Memory().Write(out, []byte(msg)) {
