@@ -657,3 +657,22 @@ func BenchmarkStatAtDepth(b *testing.B) {
 		})
 	}
 }
+
+func TestABindMountOfAProtectedDirectoryIsProtectedByIdentity(t *testing.T) {
+	ws, _ := tree(t)
+	alias := filepath.Join(ws, "alias")
+	must(t, os.Mkdir(alias, 0o755))
+	if err := unix.Mount(filepath.Join(ws, ".git"), alias, "", unix.MS_BIND, ""); err != nil {
+		t.Skipf("cannot bind-mount here (needs root): %v", err)
+	}
+	defer unix.Unmount(alias, unix.MNT_DETACH)
+	f := newFS(t, ws, Options{})
+	for _, p := range []string{"alias/config", "alias/hooks/post-checkout", "alias/new"} {
+		if e := open(f, p, create); e != experimentalsys.EACCES {
+			t.Errorf("%s through the bind mount: got %v, want EACCES", p, e)
+		}
+	}
+	if e := open(f, "alias/config", rdonly); e != 0 {
+		t.Errorf("reading through the bind mount: %v", e)
+	}
+}
