@@ -26,9 +26,9 @@ type poolKey struct {
 // fresh ones.
 //
 // When no instance is ready, get waits for one to come back or for a
-// refill under way; after a grace of about one command's duration it
-// starts one more instantiation itself, so long commands (a host program,
-// a sleep) run side by side while quick ones share instances.
+// refill under way, and starts one more instantiation itself only when
+// that looks sooner (see wait), so long commands (a host program, a
+// sleep) run side by side while quick ones share instances.
 type pool struct {
 	h       *Host
 	key     poolKey
@@ -44,14 +44,17 @@ type pool struct {
 	lent    atomic.Int32 // instances out with a one-off command, expected back
 	waiting atomic.Int32 // gets waiting for an instance
 	callNs  atomic.Int64 // moving average of a one-off command's duration
+	fillNs  atomic.Int64 // moving average of an instantiation's duration
 	made    atomic.Int64 // instances made for this pool (tests and benchmarks read it)
 }
 
-// Bounds of the grace a waiting get gives lent-out instances to come back
-// before it starts an instantiation of its own.
+// Bounds of how often a waiting get reconsiders making an instance of
+// its own, and what an instantiation is assumed to take before one has
+// been timed.
 const (
-	minGrace = time.Millisecond
-	maxGrace = 20 * time.Millisecond
+	minGrace    = time.Millisecond
+	maxGrace    = 20 * time.Millisecond
+	defaultFill = 50 * time.Millisecond
 )
 
 // A failed refill is retried in the background after retryBase, doubling
@@ -115,47 +118,73 @@ func (p *pool) take(ctx context.Context, self int32) (*instance, error) {
 	}
 	p.refill()
 	if p.filling.Load() > 0 || p.lent.Load() > self {
-		p.waiting.Add(1)
-		defer p.waiting.Add(-1)
-		grace := time.NewTimer(p.grace())
-		defer grace.Stop()
-		for {
-			select {
-			case in := <-p.ready:
-				p.refill()
-				return in, nil
-			case <-grace.C:
-				// The lent-out instances are busy for longer than a
-				// command usually takes: make one more, unless enough are
-				// being made for everyone waiting.
-				if p.filling.Load() < p.waiting.Load() && !p.closed.Load() {
-					p.filling.Add(1)
-					go p.fill()
-				}
-				continue
-			case <-p.failed:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			break
+		if in, err := p.wait(ctx, self); in != nil || err != nil {
+			return in, err
 		}
 	}
 	return p.make(ctx)
 }
 
+// wait waits for an instance to come back or a refill to land. It starts
+// one more instantiation only when that is likely the sooner way to an
+// instance: when waiting has already lasted as long as an instantiation
+// takes, or the queue of waiters would take that long to drain at the
+// rate the lent-out instances come back. Quick commands in a tight loop
+// or under Promise.all so share the instances there are (instantiating
+// would only compete with them for the CPU); long ones (a host program,
+// a sleep) get instances of their own. It returns nil, nil when a refill
+// failed.
+func (p *pool) wait(ctx context.Context, self int32) (*instance, error) {
+	p.waiting.Add(1)
+	defer p.waiting.Add(-1)
+	start := time.Now()
+	tick := time.NewTicker(p.grace())
+	defer tick.Stop()
+	for {
+		select {
+		case in := <-p.ready:
+			p.refill()
+			return in, nil
+		case <-tick.C:
+			if p.slower(time.Since(start), self) && p.filling.Load() < p.waiting.Load() && !p.closed.Load() {
+				p.filling.Add(1)
+				go p.fill()
+			}
+		case <-p.failed:
+			return nil, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// slower reports whether waiting for a lent-out instance is likely to
+// take longer than making one, after waited.
+func (p *pool) slower(waited time.Duration, self int32) bool {
+	fill := time.Duration(p.fillNs.Load())
+	if fill == 0 {
+		fill = defaultFill
+	}
+	lent := max(p.lent.Load()-self, 1)
+	drain := time.Duration(p.waiting.Load()) * time.Duration(p.callNs.Load()) / time.Duration(lent)
+	return waited >= fill || drain >= fill
+}
+
+// grace is how often a waiting get reconsiders: about twice the usual
+// command, within bounds.
+func (p *pool) grace() time.Duration {
+	return min(max(2*time.Duration(p.callNs.Load()), minGrace), maxGrace)
+}
+
 // make instantiates one instance for the pool's key.
 func (p *pool) make(ctx context.Context) (*instance, error) {
+	start := time.Now()
 	in, err := p.h.newInstance(ctx, p.key)
 	if err == nil {
 		p.made.Add(1)
+		average(&p.fillNs, time.Since(start))
 	}
 	return in, err
-}
-
-// grace is how long a waiting get gives a lent-out instance to come back:
-// twice the usual command, within bounds.
-func (p *pool) grace() time.Duration {
-	return min(max(2*time.Duration(p.callNs.Load()), minGrace), maxGrace)
 }
 
 // lend is get for a one-off command, whose instance is expected back
@@ -174,8 +203,7 @@ func (p *pool) lend(ctx context.Context) (*instance, error) {
 // get takes it at once), any other is released and replaced. It runs
 // while the Host's life lock is still held (recycle calls into the guest).
 func (p *pool) giveBack(in *instance, o Outcome, err error, d time.Duration) {
-	old := p.callNs.Load()
-	p.callNs.Store(old - old/8 + int64(d)/8)
+	average(&p.callNs, d)
 	if p.size > 0 && !p.closed.Load() && in.recycle(o, err) {
 		select {
 		case p.ready <- in:
@@ -191,6 +219,16 @@ func (p *pool) giveBack(in *instance, o Outcome, err error, d time.Duration) {
 	// Closing the module takes about a millisecond: not on the caller's time.
 	go in.release()
 	p.refill()
+}
+
+// average folds d into the moving average a (the first sample sets it).
+func average(a *atomic.Int64, d time.Duration) {
+	old := a.Load()
+	if old == 0 {
+		a.Store(int64(d))
+		return
+	}
+	a.Store(old - old/8 + int64(d)/8)
 }
 
 // refill starts background instantiations until ready, in-flight and
