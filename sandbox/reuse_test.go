@@ -199,3 +199,22 @@ func TestConcurrentCommandsNeverShareAnInstance(t *testing.T) {
 	}
 	t.Logf("%d instances made for %d concurrent commands", h.made(t, scope), n)
 }
+
+func TestLongCommandsGetInstancesOfTheirOwn(t *testing.T) {
+	h := reuseHost(t)
+	scope := Scope{Workspace: t.TempDir(), Mode: WorkspaceWrite}
+	runScoped(t, h, scope, `true`, time.Minute) // one instance, timed
+	done := make(chan struct{})
+	for range 3 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			runScoped(t, h, scope, `sleep 3`, time.Minute)
+		}()
+	}
+	for range 3 {
+		<-done
+	}
+	if n := h.made(t, scope); n < 2 {
+		t.Errorf("three 3-second commands at once ran on %d instance(s); the waiting ones should have made their own", n)
+	}
+}
