@@ -28,6 +28,7 @@ func compile(code string, declared []string) (*goja.Program, *Failure) {
 	if f := preflight(prg, declared); f != nil {
 		return nil, f
 	}
+	rewriteExecCalls(prg)
 	p, err := goja.CompileAST(prg, false)
 	if err != nil {
 		return nil, &Failure{Kind: KindSyntax, Message: err.Error()}
@@ -51,7 +52,7 @@ func preflight(prg *ast.Program, declared []string) *Failure {
 	}
 	var unknown []toolRef
 	seen := map[string]bool{}
-	walk(reflect.ValueOf(prg), func(ref toolRef) {
+	toolRefs(prg, func(ref toolRef) {
 		if !known[ref.name] && !seen[ref.name] {
 			seen[ref.name] = true
 			unknown = append(unknown, ref)
@@ -84,50 +85,58 @@ func preflight(prg *ast.Program, declared []string) *Failure {
 	return f
 }
 
-var (
-	astPkg  = reflect.TypeOf(ast.Program{}).PkgPath()
-	dotType = reflect.TypeOf(&ast.DotExpression{})
-	brType  = reflect.TypeOf(&ast.BracketExpression{})
-)
+var astPkg = reflect.TypeOf(ast.Program{}).PkgPath()
 
-// walk visits every node of a goja AST and reports tool references. It
-// uses reflection so that no node type is missed; it only descends into
-// values of the ast package (not into file and source-map data).
-func walk(v reflect.Value, visit func(toolRef)) {
-	switch v.Kind() {
-	case reflect.Interface:
-		if !v.IsNil() {
-			walk(v.Elem(), visit)
-		}
-	case reflect.Pointer:
-		if v.IsNil() || v.Type().Elem().PkgPath() != astPkg {
-			return
-		}
-		switch v.Type() {
-		case dotType:
-			d := v.Interface().(*ast.DotExpression)
+// toolRefs calls visit for every literal tool reference in prg.
+func toolRefs(prg *ast.Program, visit func(toolRef)) {
+	inspectAST(prg, func(n any) bool {
+		switch d := n.(type) {
+		case *ast.DotExpression:
 			if isToolsIdent(d.Left) {
 				visit(toolRef{name: d.Identifier.Name.String(), at: int(d.Identifier.Idx)})
 			}
-		case brType:
-			b := v.Interface().(*ast.BracketExpression)
-			if s, ok := b.Member.(*ast.StringLiteral); ok && isToolsIdent(b.Left) {
+		case *ast.BracketExpression:
+			if s, ok := d.Member.(*ast.StringLiteral); ok && isToolsIdent(d.Left) {
 				visit(toolRef{name: s.Value.String(), at: int(s.Idx)})
 			}
 		}
-		walk(v.Elem(), visit)
-	case reflect.Struct:
-		if v.Type().PkgPath() != astPkg {
-			return
-		}
-		for i := range v.NumField() {
-			walk(v.Field(i), visit)
-		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			walk(v.Index(i), visit)
+		return true
+	})
+}
+
+// inspectAST calls fn for every node of a goja AST (a pointer), parents
+// before children; fn returning false skips the node's children. It uses
+// reflection so that no node type is missed, and only descends into
+// values of the ast package (not into file and source-map data).
+func inspectAST(prg *ast.Program, fn func(any) bool) {
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem())
+			}
+		case reflect.Pointer:
+			if v.IsNil() || v.Type().Elem().PkgPath() != astPkg {
+				return
+			}
+			if fn(v.Interface()) {
+				walk(v.Elem())
+			}
+		case reflect.Struct:
+			if v.Type().PkgPath() != astPkg {
+				return
+			}
+			for i := range v.NumField() {
+				walk(v.Field(i))
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
 		}
 	}
+	walk(reflect.ValueOf(prg))
 }
 
 // toolExpr is how a program names a tool: tools.x or tools["x-y"].

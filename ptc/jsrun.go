@@ -236,6 +236,7 @@ func (r *jsRun) setup() *Failure {
 		return r.failure(err)
 	}
 	h := hv.ToObject(rt)
+	installRegexpExec(rt, h.Get("regexp").ToObject(rt))
 	get := func(name string) goja.Callable {
 		f, _ := goja.AssertFunction(h.Get(name))
 		return f

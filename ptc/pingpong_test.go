@@ -57,6 +57,12 @@ func BenchmarkPipePingPong(b *testing.B) {
 	}()
 	r, w := newFrameReader(out, 1<<20), newFrameWriter(in)
 	payload := []byte("\x01\x00\x00\x00n")
+	if err := w.write(frameSettle, payload); err != nil { // the child has started
+		b.Fatal(err)
+	}
+	if _, _, err := r.next(); err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
 		if err := w.write(frameSettle, payload); err != nil {
 			b.Fatal(err)

@@ -33,6 +33,10 @@ const text = JSON.stringify(items);`,
 		prng + `const lines = []; for (let i = 0; i < 160000; i++) lines.push("2024-05-" + (10 + i % 20) + " 12:00:" + (10 + i % 50) + " INFO user=" + word() + " id=" + i + " took " + Math.floor(rnd() * 900) + "ms path=/api/v1/items");
 const text = lines.join("\n");`,
 		`const re = /user=(\w+) id=(\d+) took (\d+)ms/g; let m, sum = 0, n = 0; while ((m = re.exec(text)) !== null) { sum += Number(m[3]); n++ } return n + ":" + sum + ":" + text.length;`},
+	{"replace with a capture-group regex over 10 MB",
+		prng + `const lines = []; for (let i = 0; i < 160000; i++) lines.push("2024-05-" + (10 + i % 20) + " 12:00:" + (10 + i % 50) + " INFO user=" + word() + " id=" + i + " took " + Math.floor(rnd() * 900) + "ms path=/api/v1/items");
+const text = lines.join("\n");`,
+		`const out = text.replace(/id=(\d+) took/g, "id=<$1> took"); return out.length + ":" + out.slice(0, 80);`},
 	{"sort 200 000 objects by a numeric key",
 		prng + `const arr = []; for (let i = 0; i < 200000; i++) arr.push({ id: i, n: Math.floor(rnd() * 1e9), s: word() });`,
 		`arr.sort((a, b) => a.n - b.n); return arr[0].id + ":" + arr[100000].id + ":" + arr[199999].id;`},

@@ -126,8 +126,16 @@
     clearTimeout: { value: id => host.clearTimeout(Number(id) || 0), writable: true, configurable: true },
   });
 
+  // The originals of RegExp.prototype, for the engine's exec fast path
+  // (taken before any program can replace them).
+  const rxp = RegExp.prototype;
+  const getter = n => Object.getOwnPropertyDescriptor(rxp, n).get;
+  const regexp = { proto: rxp, exec: rxp.exec, compile: rxp.compile, source: getter("source") };
+  for (const n of ["global", "ignoreCase", "multiline", "dotAll", "sticky", "unicode"]) regexp[n] = getter(n);
+
   return {
     ToolCallError,
+    regexp,
     inspect: show,
     // serialize returns the JSON text of a return value, or undefined.
     serialize: v => (v === undefined ? undefined : JSON.stringify(v)),
