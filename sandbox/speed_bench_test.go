@@ -254,3 +254,86 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// startupChild is the environment variable that makes TestStartupChild
+// act as a whole `ptc sh 'echo hi'`-like process for BenchmarkStartup.
+const startupChild = "PTC_BENCH_STARTUP_CHILD"
+
+// TestStartupChild is BenchmarkStartup's child process: a new Host with
+// the compile cache, a fresh instance (no pool, as `ptc sh`), one
+// command. Without the variable it does nothing.
+func TestStartupChild(t *testing.T) {
+	ws := os.Getenv(startupChild)
+	if ws == "" {
+		t.Skip("run by BenchmarkStartup")
+	}
+	h := NewHost(Config{PoolSize: -1})
+	h.Warm()
+	defer h.Close(context.Background())
+	if o := guestShell(t, h, ws, "echo hi"); string(o.Stdout) != "hi\n" {
+		t.Fatalf("%q", o.Stdout)
+	}
+}
+
+// BenchmarkStartup times what a one-command process pays before and for
+// its command, with the compile cache warm: compiling the guest (wazero
+// decodes and validates the whole module, then loads the cached native
+// code), making an instance (instantiation, the guest's _initialize, the
+// warm-up call), and the command; and a whole process doing all that
+// (this test binary as TestStartupChild) against bash -c in the same run.
+func BenchmarkStartup(b *testing.B) {
+	ws := benchTree(b)
+	warm := NewHost(Config{})
+	if err := warm.Ready(context.Background()); err != nil { // fills the cache
+		b.Fatal(err)
+	}
+	warm.Close(context.Background())
+	b.Run("phases", func(b *testing.B) {
+		var compile, instance, call time.Duration
+		for b.Loop() {
+			h := NewHost(Config{PoolSize: -1})
+			start := time.Now()
+			if err := h.Ready(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			compile += time.Since(start)
+			key, _ := newKey(Scope{Workspace: ws, Mode: WorkspaceWrite})
+			start = time.Now()
+			in, err := h.newInstance(context.Background(), key)
+			if err != nil {
+				b.Fatal(err)
+			}
+			instance += time.Since(start)
+			start = time.Now()
+			if _, err := h.call(context.Background(), in, key, callOptions{}, proto.Request{Op: proto.OpShell, Command: "echo hi"}); err != nil {
+				b.Fatal(err)
+			}
+			call += time.Since(start)
+			in.release()
+			h.Close(context.Background())
+		}
+		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+		b.ReportMetric(ms(compile), "compile-ms")
+		b.ReportMetric(ms(instance), "instance-ms")
+		b.ReportMetric(ms(call), "call-ms")
+	})
+	b.Run("process", func(b *testing.B) {
+		var child, native time.Duration
+		for b.Loop() {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestStartupChild$", "-test.count=1")
+			cmd.Env = append(os.Environ(), startupChild+"="+ws)
+			start := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("%v %s", err, out)
+			}
+			child += time.Since(start)
+			start = time.Now()
+			nativeBash(b, ws, "echo hi")
+			native += time.Since(start)
+		}
+		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+		b.ReportMetric(ms(child), "process-ms")
+		b.ReportMetric(ms(native), "bash-ms")
+		b.ReportMetric(ms(child)/ms(native), "x-native")
+	})
+}
