@@ -78,8 +78,10 @@ func TestGuestEnvironmentAndRandomness(t *testing.T) {
 	dir := t.TempDir()
 	g := newGuest(t, dir)
 	_, out, _ := g.call(proto.Request{Op: proto.OpShell, Cwd: dir, Command: "env", Env: map[string]string{"ONLY": "me"}})
-	if out != "ONLY=me\n" {
-		t.Errorf("the environment is not exactly Request.Env: %q", out)
+	// Nothing from the host process; PWD is the shell's own, exported as
+	// bash exports it.
+	if want := "ONLY=me\nPWD=" + dir + "\n"; out != want {
+		t.Errorf("the environment is not exactly Request.Env (and PWD): %q, want %q", out, want)
 	}
 	_, a, _ := g.call(proto.Request{Op: proto.OpShell, Cwd: dir, Command: "echo $RANDOM$RANDOM"})
 	g2 := newGuest(t, dir)
