@@ -100,17 +100,42 @@ func (s *Session) currentAgent() *agent.Agent {
 
 // Followup queues user input while a turn runs (the TUI's prompt): it
 // becomes the next turn, ahead of any further goal round, since user
-// input takes precedence. Between turns, call Run instead.
-func (s *Session) Followup(text string) { s.currentAgent().Inbox().Followup(text) }
+// input takes precedence; Settle runs it before waiting on. Between
+// turns, call Run instead (or RunGoal, which runs what is queued first).
+func (s *Session) Followup(text string) {
+	s.inbox.Followup(text)
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Queued is how many follow-ups wait for a turn.
+func (s *Session) Queued() int {
+	turns, _ := s.inbox.Pending()
+	return turns
+}
+
+// TakeFollowups removes the follow-ups no turn has taken yet and returns
+// their text, oldest first: after a cancel the TUI puts them back into
+// its input rather than sending them.
+func (s *Session) TakeFollowups() []string {
+	var out []string
+	for _, in := range s.inbox.TakeFollowups() {
+		out = append(out, in.Text)
+	}
+	return out
+}
 
 // Settle waits for the background subagents still running; each one's
 // completion notice starts a turn of its own when none is running (and
 // joins the running turn otherwise), so a headless run does not end with
-// work left going on. ran is false when no turn was needed.
+// work left going on. Follow-ups queued meanwhile run first. ran is false
+// when no turn was needed.
 func (s *Session) Settle(ctx context.Context) (out agent.Outcome, ran bool, err error) {
 	c := s.scope.children
 	for {
-		if _, steps := s.currentAgent().Inbox().Pending(); steps > 0 {
+		if turns, steps := s.inbox.Pending(); turns+steps > 0 {
 			if out, err = s.run(ctx, nil, true); err != nil {
 				return out, true, err
 			}
@@ -122,6 +147,7 @@ func (s *Session) Settle(ctx context.Context) (out agent.Outcome, ran bool, err 
 		}
 		select {
 		case <-c.done:
+		case <-s.wake:
 		case <-ctx.Done():
 		}
 	}
@@ -181,7 +207,9 @@ func (s *Session) changeGoal(ctx context.Context, req goal.Request) (session.Goa
 
 // RunGoal runs goal rounds while the goal is active (what Run does after
 // its turn), for a goal just set or a resumed session continuing one.
-// With no active goal it returns at once with a zero Outcome.
+// Follow-ups queued with Followup run first, as before every round. With
+// nothing queued and no active goal it returns at once with a zero
+// Outcome.
 func (s *Session) RunGoal(ctx context.Context) (agent.Outcome, error) {
 	return s.run(ctx, nil, false)
 }

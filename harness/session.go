@@ -96,6 +96,13 @@ type Session struct {
 	srv   *live.Server // the owner socket, nil if it could not be made
 	scope *scope       // plan mode, the goal, the children (see scope)
 
+	// inbox is the session's one queue of input waiting to enter the
+	// log (user follow-ups, subagent notices); every agent a settings
+	// change builds shares it. wake is signalled by Followup (Settle
+	// waits on it).
+	inbox *agent.Inbox
+	wake  chan struct{}
+
 	// pinned is what choosing the model at creation had to say (the
 	// default it picked); the recorded model no longer says it.
 	pinned []string
@@ -124,7 +131,7 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{home: home, opts: opts, feed: newFeed()}
+	s := &Session{home: home, opts: opts, feed: newFeed(), inbox: &agent.Inbox{}, wake: make(chan struct{}, 1)}
 	if opts.Observer != nil {
 		s.feed.subscribe(opts.Observer)
 	}
@@ -220,6 +227,12 @@ func (s *Session) apply(ctx context.Context, settings session.Settings, changed 
 	if err != nil {
 		return err
 	}
+	comp.cfg.Inbox = s.inbox
+	s.mu.Lock()
+	// An agent replacing one that already sent a request continues the
+	// run: its request/header is a change, not a resume.
+	comp.cfg.Continues = s.agent != nil && s.agent.Requested()
+	s.mu.Unlock()
 	a, err := agent.New(comp.cfg, s.log)
 	if err != nil {
 		return err
@@ -331,10 +344,10 @@ func (s *Session) run(ctx context.Context, input *string, steering bool) (agent.
 	case input != nil:
 		first = &agent.Input{Text: *input, Source: session.Source{Kind: "user"}}
 	case steering:
-		if items := a.Inbox().TakeSteering(); len(items) > 0 {
+		if items := s.inbox.TakeSteering(); len(items) > 0 {
 			first = &items[0]
 			for _, in := range items[1:] {
-				a.Inbox().Steer(in)
+				s.inbox.Steer(in)
 			}
 		}
 	}

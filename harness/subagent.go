@@ -339,9 +339,7 @@ func (c *children) announce(ch *child) {
 		text += " " + info.Failure + "."
 	}
 	text += fmt.Sprintf(" Read its answer with agent_output {\"agent_id\": %q}.", info.AgentID)
-	if a := c.parent.currentAgent(); a != nil {
-		a.Inbox().Steer(agent.Input{Text: text, Source: session.Source{Kind: "plugin", Name: "subagent", Form: "notice"}})
-	}
+	c.parent.inbox.Steer(agent.Input{Text: text, Source: session.Source{Kind: "plugin", Name: "subagent", Form: "notice"}})
 	select {
 	case c.done <- struct{}{}:
 	default:

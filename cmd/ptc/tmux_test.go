@@ -122,6 +122,7 @@ const tmuxScript = `{"replies": [
  {"text": "Got one block of three lines."},
  {"tool_calls": [{"name": "run_code", "arguments": {"description": "two nested calls", "code": "const a = await tools.bash({command: \"echo nested-one\", description: \"first\"});\nconsole.log(a.stdout.trim());\nconst b = await tools.bash({command: \"sleep 3; echo nested-two\", description: \"second\"});\nreturn b.stdout.trim();"}}]},
  {"text": "Program finished."},
+ {"text": "Answered the queued question."},
  {"tool_calls": [{"name": "run_code", "arguments": {"description": "edit notes", "code": "await tools.read({file_path: \"notes.txt\"});\nawait tools.edit({file_path: \"notes.txt\", old_string: \"hello world\", new_string: \"goodbye world\"});\nreturn \"edited\";"}}]},
  {"text": "Edited notes.txt."},
  {"tool_calls": [{"name": "run_code", "arguments": {"description": "a long wait", "code": "await tools.bash({command: \"sleep 300\", description: \"long\"});\nreturn \"never\";"}}]},
@@ -214,8 +215,15 @@ func TestTheTUIInTmux(t *testing.T) {
 				t.Errorf("the running program lacks %q:\n%s", want, s)
 			}
 		}
-		p.waitText("Program finished.")
+		// Typed while the program runs: the session's next turn.
+		p.typed("and then?")
+		p.keys("Enter")
+		p.waitText("queued: it runs as the next turn")
+		s = p.waitText("Program finished.", "Answered the queued question.")
 		p.idle()
+		if strings.Index(s, "Program finished.") > strings.Index(s, "and then?") {
+			t.Errorf("the queued prompt ran before the turn ended:\n%s", s)
+		}
 	})
 	t.Run("an edit shows as a diff", func(t *testing.T) {
 		p.typed("edit the file")
@@ -241,9 +249,17 @@ func TestTheTUIInTmux(t *testing.T) {
 			_, ok := lineWith(s, "$ sleep 300", "⋯")
 			return ok
 		})
+		p.typed("typed before the cancel")
+		p.keys("Enter")
+		p.waitText("queued: it runs as the next turn")
 		p.keys("C-c")
 		p.waitText("turn cancelled")
 		p.idle()
+		p.waitFor("the queued text back in the input", func(s string) bool {
+			_, ok := lineWith(s, "› typed before the cancel")
+			return ok
+		})
+		p.keys("C-u")
 		p.typed("still there?")
 		p.keys("Enter")
 		p.waitText("Still here after the cancel.")

@@ -117,6 +117,10 @@ func (b *tuiBackend) Run(ctx context.Context, input string) (agent.Outcome, erro
 	return b.cur().sess.Run(ctx, input)
 }
 
+func (b *tuiBackend) Followup(text string)    { b.cur().sess.Followup(text) }
+func (b *tuiBackend) Queued() int             { return b.cur().sess.Queued() }
+func (b *tuiBackend) TakeFollowups() []string { return b.cur().sess.TakeFollowups() }
+
 func (b *tuiBackend) Compact(ctx context.Context) (compact.Result, error) {
 	return b.cur().sess.Compact(ctx)
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ptc-dev/ptc/runtime/compact"
@@ -69,6 +70,17 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// NewID names user messages; defaults to random hex.
 	NewID func() string
+	// Continues marks an agent that takes over a run from another agent
+	// of the same session in this process (a settings change builds a
+	// new one): its first request is not the first of a run, so its
+	// request/header is logged as change, and only when something the
+	// request carries differs. Without it the first request is logged
+	// as initial or resume.
+	Continues bool
+	// Inbox holds the input waiting to enter the log; nil makes a new
+	// one. A runtime that replaces its agent (a settings change builds a
+	// new one) passes the same Inbox, so input queued meanwhile survives.
+	Inbox *Inbox
 	// Compaction keeps requests under the model's context window (see
 	// runtime/compact): the meter's reading is logged before every
 	// request; with Window set and Auto on, old tool results are pruned
@@ -101,7 +113,7 @@ type Agent struct {
 
 	mu          sync.Mutex // serialises appends so Observer sees seq order
 	lastTurn    int
-	sentRequest bool           // a request/header was already considered by this process
+	sentRequest atomic.Bool    // a request/header was already considered by this process
 	builder     prompt.Builder // rebuilds each request from the log, decoding only new events
 	context     *compact.Manager
 }
@@ -125,18 +137,26 @@ func New(cfg Config, log Log) (*Agent, error) {
 	if cfg.NewID == nil {
 		cfg.NewID = randomID
 	}
-	a := &Agent{cfg: cfg, log: log, inbox: &Inbox{}}
+	if cfg.Inbox == nil {
+		cfg.Inbox = &Inbox{}
+	}
+	a := &Agent{cfg: cfg, log: log, inbox: cfg.Inbox}
 	last, err := lastTurn(log.Events())
 	if err != nil {
 		return nil, err
 	}
 	a.lastTurn = last
+	a.sentRequest.Store(cfg.Continues)
 	a.context = compact.New(cfg.Compaction, cfg.Provider, contextLog{a}, cfg.NewID, &a.builder)
 	if err := a.context.Meter().Restore(log.Events()); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
+
+// Requested reports whether this agent has prepared a model request (so
+// an agent replacing it continues the run: Config.Continues).
+func (a *Agent) Requested() bool { return a.sentRequest.Load() }
 
 // Inbox returns the agent's input queues.
 func (a *Agent) Inbox() *Inbox { return a.inbox }

@@ -83,11 +83,11 @@ func (a *Agent) prepareRequest(ctx context.Context, turn, step int) (llm.Request
 	if a.cfg.Tools != nil {
 		want.Tools = a.cfg.Tools.Specs()
 	}
-	h, needed, err := prompt.NextHeader(a.log.Events(), !a.sentRequest, want)
+	h, needed, err := prompt.NextHeader(a.log.Events(), !a.sentRequest.Load(), want)
 	if err != nil {
 		return llm.Request{}, err
 	}
-	a.sentRequest = true
+	a.sentRequest.Store(true)
 	if needed {
 		if _, err := a.append(ctx, session.TypeRequestHeader, h, false); err != nil {
 			return llm.Request{}, err

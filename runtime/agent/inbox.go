@@ -44,6 +44,11 @@ func (b *Inbox) Pending() (turns, steps int) {
 	return len(b.turns), len(b.steering)
 }
 
+// TakeFollowups removes and returns the follow-ups no turn has taken
+// yet, oldest first: after a cancelled run the user gets back what they
+// had queued instead of it being sent on their behalf.
+func (b *Inbox) TakeFollowups() []Input { return b.take(&b.turns) }
+
 // TakeSteering removes and returns the input waiting for the next step
 // boundary, so that a runtime can start a turn with it while idle (the
 // notice of a background subagent that finished between turns).
@@ -60,10 +65,13 @@ func (b *Inbox) nextTurn() (Input, bool) {
 	return in, true
 }
 
-func (b *Inbox) claimSteps() []Input {
+func (b *Inbox) claimSteps() []Input { return b.take(&b.steering) }
+
+// take empties one of the queues and returns what it held.
+func (b *Inbox) take(q *[]Input) []Input {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := b.steering
-	b.steering = nil
+	out := *q
+	*q = nil
 	return out
 }

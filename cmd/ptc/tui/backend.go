@@ -29,6 +29,12 @@ type Backend interface {
 	// Subscribe calls fn with every event appended from now on.
 	Subscribe(fn func(session.Event)) (stop func())
 	Run(ctx context.Context, input string) (agent.Outcome, error)
+	// Followup queues input typed while a turn runs: the session runs it
+	// as the next turn, ahead of any further goal round. Queued counts
+	// what waits; TakeFollowups removes and returns it (after a cancel).
+	Followup(text string)
+	Queued() int
+	TakeFollowups() []string
 	// Cancel cancels the running turn or compaction; false when idle.
 	Cancel() bool
 	Compact(ctx context.Context) (compact.Result, error)
@@ -50,7 +56,8 @@ type Backend interface {
 	Goal() (session.Goal, bool)
 	SetGoal(ctx context.Context, objective string) (session.Goal, error)
 	UpdateGoal(ctx context.Context, action string) (session.Goal, error)
-	// RunGoal runs the goal's rounds while it is active (blocks like Run).
+	// RunGoal runs the queued follow-ups, then the goal's rounds while it
+	// is active (blocks like Run).
 	RunGoal(ctx context.Context) (agent.Outcome, error)
 	// Settle waits for background subagents after a turn; each one's
 	// completion notice runs a turn of its own (ran reports one did).

@@ -271,10 +271,5 @@ func (m *Model) cmdGoal(arg string) tea.Cmd {
 	if g.Status != session.GoalActive {
 		return nil
 	}
-	m.running, m.runStart, m.armedExit = true, m.cfg.Now(), false
-	be := m.be
-	return tea.Batch(func() tea.Msg {
-		out, err := be.RunGoal(context.Background())
-		return turnDoneMsg{out, err}
-	}, m.tick())
+	return m.runQueued()
 }

@@ -35,6 +35,7 @@ type fakeBackend struct {
 	home     string
 	plan     bool
 	goal     session.Goal
+	queue    []string // follow-ups, as a session's inbox holds them
 }
 
 func newFake(t *testing.T) *fakeBackend {
@@ -76,8 +77,25 @@ func (f *fakeBackend) UpdateGoal(_ context.Context, action string) (session.Goal
 	return f.goal, nil
 }
 func (f *fakeBackend) RunGoal(context.Context) (agent.Outcome, error) {
-	f.runs = append(f.runs, "(goal rounds)")
+	f.runQueue()
+	if f.goal.Status == session.GoalActive {
+		f.runs = append(f.runs, "(goal rounds)")
+	}
 	return agent.Outcome{Reason: session.ReasonCompleted}, nil
+}
+
+func (f *fakeBackend) Followup(text string) { f.queue = append(f.queue, text) }
+func (f *fakeBackend) Queued() int          { return len(f.queue) }
+func (f *fakeBackend) TakeFollowups() []string {
+	q := f.queue
+	f.queue = nil
+	return q
+}
+
+// runQueue runs the follow-ups as a session does after a turn.
+func (f *fakeBackend) runQueue() {
+	f.runs = append(f.runs, f.queue...)
+	f.queue = nil
 }
 
 func (f *fakeBackend) Settle(context.Context) (agent.Outcome, bool, error) {
@@ -86,6 +104,7 @@ func (f *fakeBackend) Settle(context.Context) (agent.Outcome, bool, error) {
 
 func (f *fakeBackend) Run(_ context.Context, input string) (agent.Outcome, error) {
 	f.runs = append(f.runs, input)
+	f.runQueue()
 	return agent.Outcome{Reason: session.ReasonCompleted}, nil
 }
 

@@ -142,12 +142,17 @@ func (m *Model) submit() tea.Cmd {
 	if strings.HasPrefix(text, "//") {
 		text = text[1:] // "//text" sends "/text"
 	}
+	if m.busy != "" {
+		// A compaction or settings change holds the session: the text
+		// stays in the input until it is done.
+		m.tr.notice(toneWarn, m.busy+"… — send this when it is done (it stays in the input)")
+		return nil
+	}
 	m.hist.add(raw)
 	m.in.Reset()
-	if m.running || m.busy != "" {
-		// Typed while a turn runs: it is the next turn.
-		m.queued = append(m.queued, text)
-		m.tr.notice(toneInfo, "queued: sent when the running turn ends (ctrl+c cancels the turn and brings it back)")
+	if m.running {
+		// Typed while a turn runs: the session's next turn.
+		m.queue(text)
 		return nil
 	}
 	return m.startTurn(text)

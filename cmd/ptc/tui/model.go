@@ -87,7 +87,10 @@ type Model struct {
 	armedExit  bool // ctrl+c pressed while idle: the next one exits
 	cancelling bool
 
-	queued []string // inputs sent while a turn ran, in order
+	// typed maps a prompt queued with the backend's Followup to what the
+	// user typed (before @path attachments), to give it back after a
+	// cancel. The queue itself is the session's.
+	typed map[string]string
 
 	asks   []*pendingAsk
 	picker *picker
@@ -310,11 +313,7 @@ func (m *Model) refresh() {
 
 // startTurn sends input to the model as the next turn.
 func (m *Model) startTurn(input string) tea.Cmd {
-	prompt, attached, notes := attachMentions(input, m.be.Settings().Workspace)
-	for _, n := range notes {
-		m.tr.notice(toneWarn, n)
-	}
-	_ = attached
+	prompt := m.attach(input)
 	m.running, m.runStart, m.armedExit = true, m.cfg.Now(), false
 	be := m.be
 	return tea.Batch(func() tea.Msg {
@@ -329,22 +328,64 @@ func (m *Model) startTurn(input string) tea.Cmd {
 	}, m.tick())
 }
 
-// next starts the next queued input after a turn; after a cancelled
-// turn the queued text goes back into the input instead (the user
-// stopped the work, so nothing is sent on their behalf).
+// attach is the prompt for typed text: the @path files it mentions
+// attached, with a notice for each one that could not be.
+func (m *Model) attach(text string) string {
+	prompt, _, notes := attachMentions(text, m.be.Settings().Workspace)
+	for _, n := range notes {
+		m.tr.notice(toneWarn, n)
+	}
+	return prompt
+}
+
+// queue hands input typed while a turn runs to the session, which runs
+// it as the next turn (ahead of a goal's next round).
+func (m *Model) queue(text string) {
+	prompt := m.attach(text)
+	if m.typed == nil {
+		m.typed = map[string]string{}
+	}
+	m.typed[prompt] = text
+	m.be.Followup(prompt)
+	m.tr.notice(toneInfo, "queued: it runs as the next turn, before any further goal round (ctrl+c cancels the turn and brings it back)")
+}
+
+// next follows a turn. After a cancelled turn the input still queued
+// goes back into the input box (the user stopped the work, so nothing is
+// sent on their behalf). Otherwise the session has run what was queued,
+// unless it arrived as the turn was ending: then it runs now.
 func (m *Model) next(out agent.Outcome) tea.Cmd {
-	if len(m.queued) == 0 {
-		return nil
-	}
 	if out.Reason == session.ReasonAborted {
-		text := strings.Join(m.queued, "\n\n")
-		m.queued = nil
-		m.edit(func() { m.in.SetValue(text) })
+		var back []string
+		for _, p := range m.be.TakeFollowups() {
+			if t, ok := m.typed[p]; ok {
+				p = t
+			}
+			back = append(back, p)
+		}
+		m.typed = nil
+		if len(back) > 0 {
+			text := strings.Join(back, "\n\n")
+			m.edit(func() { m.in.SetValue(text) })
+		}
 		return nil
 	}
-	text := m.queued[0]
-	m.queued = m.queued[1:]
-	return m.startTurn(text)
+	if m.be.Queued() == 0 {
+		m.typed = nil
+		return nil
+	}
+	return m.runQueued()
+}
+
+// runQueued runs the session's queued input (and the goal's rounds, if
+// one is active) as a turn does.
+func (m *Model) runQueued() tea.Cmd {
+	m.running, m.runStart, m.armedExit = true, m.cfg.Now(), false
+	be := m.be
+	return tea.Batch(func() tea.Msg {
+		out, err := be.RunGoal(context.Background())
+		return turnDoneMsg{out, err}
+	}, m.tick())
 }
 
 // background runs a blocking backend call off the event loop, showing

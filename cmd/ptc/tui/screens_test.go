@@ -449,20 +449,39 @@ func TestAPromptTypedDuringATurnIsQueued(t *testing.T) {
 	m.running = true
 	typeText(m, "next thing")
 	drive(m, press("enter"))
-	if len(be.runs) != 0 || len(m.queued) != 1 {
-		t.Fatalf("runs %q queued %q", be.runs, m.queued)
+	if len(be.runs) != 0 || len(be.queue) != 1 || be.queue[0] != "next thing" {
+		t.Fatalf("runs %q, session queue %q", be.runs, be.queue)
 	}
-	drive(m, turnDoneMsg{out: agent.Outcome{Reason: session.ReasonCompleted}})
-	if len(be.runs) != 1 || be.runs[0] != "next thing" {
-		t.Fatalf("the queued prompt did not run: %q", be.runs)
-	}
-	t.Run("after a cancelled turn it goes back to the input", func(t *testing.T) {
-		m.running = true
-		typeText(m, "later")
-		drive(m, press("enter"), turnDoneMsg{out: agent.Outcome{Reason: session.ReasonAborted}})
-		if len(be.runs) != 1 || m.in.Value() != "later" {
-			t.Fatalf("runs %q input %q", be.runs, m.in.Value())
+	t.Run("the session runs it when it arrived as the turn ended", func(t *testing.T) {
+		drive(m, turnDoneMsg{out: agent.Outcome{Reason: session.ReasonCompleted}})
+		if len(be.runs) != 1 || be.runs[0] != "next thing" || len(be.queue) != 0 {
+			t.Fatalf("the queued prompt did not run: runs %q queue %q", be.runs, be.queue)
 		}
+	})
+	t.Run("after a cancelled turn it goes back to the input as typed", func(t *testing.T) {
+		ws := t.TempDir()
+		writeFile(t, ws, "notes.txt", "remember the milk\n")
+		be.settings.Workspace = ws
+		m.running = true
+		typeText(m, "later @notes.txt")
+		drive(m, press("enter"))
+		if len(be.queue) != 1 || !strings.Contains(be.queue[0], "remember the milk") {
+			t.Fatalf("session queue %q", be.queue)
+		}
+		drive(m, turnDoneMsg{out: agent.Outcome{Reason: session.ReasonAborted}})
+		if len(be.runs) != 1 || len(be.queue) != 0 || m.in.Value() != "later @notes.txt" {
+			t.Fatalf("runs %q queue %q input %q", be.runs, be.queue, m.in.Value())
+		}
+		m.in.Reset()
+	})
+	t.Run("while a compaction holds the session the text stays in the input", func(t *testing.T) {
+		m.running, m.busy = false, "compacting"
+		typeText(m, "wait for me")
+		drive(m, press("enter"))
+		if len(be.runs) != 1 || len(be.queue) != 0 || m.in.Value() != "wait for me" {
+			t.Fatalf("runs %q queue %q input %q", be.runs, be.queue, m.in.Value())
+		}
+		mustContain(t, screen(m), "send this when it is done")
 	})
 }
 
