@@ -80,10 +80,50 @@ const maxTries = 3
 func (a *lineAnswerer) Ask(ctx context.Context, q tools.Question) (string, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if q.Kind == tools.KindApproval {
+	switch q.Kind {
+	case tools.KindApproval:
 		return a.approval(ctx, q)
+	case tools.KindPlan:
+		return a.plan(ctx, q)
 	}
 	return a.question(ctx, q)
+}
+
+// plan shows a plan (exit_plan_mode) as the TUI's dialog does, sanitised,
+// and reads the decision: approve, keep planning, or typed feedback (which
+// also keeps planning). An unreadable answer never approves.
+func (a *lineAnswerer) plan(ctx context.Context, q tools.Question) (string, error) {
+	title, plan := tui.DescribePlan(q)
+	fmt.Fprintf(a.out, "\n%s:\n\n  %s\n\n", title, strings.ReplaceAll(strings.TrimRight(plan, "\n"), "\n", "\n  "))
+	return a.choose(ctx, "Approve? [a] approve and start  [k] keep planning  — or type what to change: ",
+		"Please type a, k or what to change.", tools.AnswerKeepPlanning, func(line string) (string, bool) {
+			switch strings.ToLower(line) {
+			case "":
+				return "", false
+			case "a", "y", "yes", "approve":
+				return tools.AnswerApprovePlan, true
+			case "k", "n", "no", "keep", "keep planning", tools.AnswerKeepPlanning:
+				return tools.AnswerKeepPlanning, true
+			}
+			return line, true
+		})
+}
+
+// choose asks prompt until pick accepts the line read (saying again
+// after each line it does not), up to maxTries; then it gives fallback.
+func (a *lineAnswerer) choose(ctx context.Context, prompt, again, fallback string, pick func(string) (string, bool)) (string, error) {
+	for range maxTries {
+		fmt.Fprint(a.out, prompt)
+		line, err := a.readLine(ctx)
+		if err != nil {
+			return "", err
+		}
+		if answer, ok := pick(line); ok {
+			return answer, nil
+		}
+		fmt.Fprintln(a.out, again)
+	}
+	return fallback, nil
 }
 
 // approval shows what would run and where (the same fields as the TUI's
@@ -101,23 +141,18 @@ func (a *lineAnswerer) approval(ctx context.Context, q tools.Question) (string, 
 		fmt.Fprintf(a.out, "  %-10s %s\n", f.Label, strings.ReplaceAll(f.Value, "\n", "\n             "))
 	}
 	fmt.Fprintf(a.out, "  arguments:\n%s\n", termsafe.String(indentArgs(q.Args)))
-	for range maxTries {
-		fmt.Fprint(a.out, "Allow? [a] once  [s] for this session  [d] deny: ")
-		line, err := a.readLine(ctx)
-		if err != nil {
-			return "", err
-		}
-		switch strings.ToLower(line) {
-		case "a", "y", "yes", "allow", "once":
-			return tools.AnswerAllowOnce, nil
-		case "s", "session", "always":
-			return tools.AnswerAllowSession, nil
-		case "d", "n", "no", "deny":
-			return tools.AnswerDeny, nil
-		}
-		fmt.Fprintln(a.out, "Please type a, s or d.")
-	}
-	return tools.AnswerDeny, nil
+	return a.choose(ctx, "Allow? [a] once  [s] for this session  [d] deny: ", "Please type a, s or d.", tools.AnswerDeny,
+		func(line string) (string, bool) {
+			switch strings.ToLower(line) {
+			case "a", "y", "yes", "allow", "once":
+				return tools.AnswerAllowOnce, true
+			case "s", "session", "always":
+				return tools.AnswerAllowSession, true
+			case "d", "n", "no", "deny":
+				return tools.AnswerDeny, true
+			}
+			return "", false
+		})
 }
 
 func (a *lineAnswerer) question(ctx context.Context, q tools.Question) (string, error) {

@@ -14,6 +14,8 @@ import (
 func TestTerminalAnswerer(t *testing.T) {
 	approval := tools.Question{Kind: tools.KindApproval, Tool: "bash", Args: `{"command":"rm -rf build"}`, Text: "Allow bash?"}
 	question := tools.Question{Kind: tools.KindQuestion, Text: "Which database?", Options: []string{"Postgres", "SQLite"}}
+	plan := tools.Question{Kind: tools.KindPlan, Tool: "exit_plan_mode", Text: "# Rename\n\n1. Rename alpha\n2. Run the tests\n",
+		Options: []string{tools.AnswerApprovePlan, tools.AnswerKeepPlanning}}
 	cases := []struct {
 		name, input string
 		q           tools.Question
@@ -29,6 +31,13 @@ func TestTerminalAnswerer(t *testing.T) {
 		{"end of input means nobody can answer", "", approval, "", tools.ErrNoAnswerer, ""},
 		{"a number picks an option", "2\n", question, "SQLite", nil, "  1) Postgres"},
 		{"free text is kept", "\nuse both\n", question, "use both", nil, "Which database?"},
+		{"a approves a plan", "a\n", plan, tools.AnswerApprovePlan, nil, "  1. Rename alpha"},
+		{"k keeps planning", "k\n", plan, tools.AnswerKeepPlanning, nil, "approve it to leave plan mode"},
+		{"typed text is feedback", "also cover errors\n", plan, "also cover errors", nil, "[k] keep planning"},
+		{"an empty answer is asked again", "\nA\n", plan, tools.AnswerApprovePlan, nil, "Please type a, k or what to change."},
+		{"no answer at all never approves", "\n\n\n", plan, tools.AnswerKeepPlanning, nil, ""},
+		{"a \"1\" is feedback, not the first option", "1\n", plan, "1", nil, ""},
+		{"end of input leaves the plan unanswered", "", plan, "", tools.ErrNoAnswerer, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -47,6 +56,26 @@ func TestTerminalAnswerer(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+func TestThePlanPromptShowsHostileTextEscaped(t *testing.T) {
+	q := tools.Question{Kind: tools.KindPlan, Tool: "exit_plan_mode", Text: "# Plan\x1b[2J\x1b[H\n\n1. Step \u202eone\x07\n"}
+	var out bytes.Buffer
+	got, err := newLineAnswerer(strings.NewReader("k\n"), &out).Ask(context.Background(), q)
+	if err != nil || got != tools.AnswerKeepPlanning {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	shown := out.String()
+	for _, raw := range []string{"\x1b", "\u202e", "\a"} {
+		if strings.Contains(shown, raw) {
+			t.Fatalf("the prompt holds %q raw:\n%s", raw, shown)
+		}
+	}
+	for _, want := range []string{`# Plan\x1b[2J\x1b[H`, `1. Step \u202eone\x07`} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, shown)
+		}
+	}
 }
 
 func TestTheApprovalPromptShowsHostileTextEscaped(t *testing.T) {

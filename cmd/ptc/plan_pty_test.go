@@ -77,13 +77,13 @@ func TestKeepPlanningReturnsTheUsersFeedback(t *testing.T) {
 			screen.Write(buf[:k])
 		}
 	}
-	waitFor("Answer", 1)
-	if !strings.Contains(screen.String(), "Rename alpha to beta") {
+	waitFor("[k] keep planning", 1)
+	if !strings.Contains(screen.String(), "Rename alpha to beta") || !strings.Contains(screen.String(), "approve it to leave plan mode") {
 		t.Fatalf("the plan is not shown:\n%s", screen.String())
 	}
 	fmt.Fprint(ptm, "also cover the error path\r")
-	waitFor("Answer", 2)
-	fmt.Fprint(ptm, "1\r")
+	waitFor("[k] keep planning", 2)
+	fmt.Fprint(ptm, "a\r")
 	if err := <-exited; err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), screen.String())
 	}

@@ -61,6 +61,14 @@ func DescribeApproval(q tools.Question, workspace, mode string) (title string, f
 	return title, fields
 }
 
+// DescribePlan is what a plan approval (exit_plan_mode) shows: a title
+// saying what approving does, and the plan as the agent wrote it,
+// sanitised (markdown left as text, for the caller to render). The TUI
+// dialog and the line-mode prompt both show these.
+func DescribePlan(q tools.Question) (title, plan string) {
+	return "The agent's plan — approve it to leave plan mode and start the work", termsafe.String(q.Text)
+}
+
 // askKey answers the open approval or question.
 func (m *Model) askKey(k tea.KeyMsg) tea.Cmd {
 	q := m.asks[0].q
@@ -166,8 +174,9 @@ func (m *Model) planKey(k tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) planView(q tools.Question, w int) []string {
-	lines := []string{m.th.title.Render("The agent's plan — approve it to leave plan mode and start the work")}
-	plan := strings.Split(m.rnd.md.render(termsafe.String(q.Text), w), "\n")
+	title, text := DescribePlan(q)
+	lines := []string{m.th.title.Render(title)}
+	plan := strings.Split(m.rnd.md.render(text, w), "\n")
 	if len(plan) > planRows {
 		plan = append(plan[:planRows], m.th.dim.Render(fmt.Sprintf("… %d more line(s), in full above", len(plan)-planRows)))
 	}
