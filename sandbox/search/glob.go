@@ -75,30 +75,42 @@ func Glob(ctx context.Context, mounts []Mount, req *proto.FileRequest) (proto.Fi
 	if !ok {
 		return failf(proto.ErrNotFound, "%s %s", req.Path, outsideText), nil
 	}
+	limit := maxResults(req)
 	var found []proto.Stat
+	total := 0
 	w := &walker{ctx: ctx, m: m, visit: func(rel, fromRoot string) {
 		if !match.Match(fromRoot) {
 			return
 		}
 		if st, e := m.FS.Stat(rel); e == 0 {
+			total++
 			found = append(found, proto.Stat{Path: m.hostPath(rel), Size: st.Size, ModTime: st.Mtim})
+			if len(found) >= 2*limit+1024 { // only the newest limit are returned: keep memory bounded
+				found = newestFirst(found)[:limit]
+			}
 		}
 	}}
 	if fail, err := w.walk(root); fail != nil || err != nil {
 		return deref(fail), err
 	}
-	sort.SliceStable(found, func(i, j int) bool {
+	found = newestFirst(found)
+	resp := proto.FileResponse{Total: total}
+	if len(found) > limit {
+		found = found[:limit]
+	}
+	resp.Paths, resp.Truncated = found, total > len(found)
+	return resp, nil
+}
+
+// newestFirst sorts by modification time, newest first, then by path.
+func newestFirst(found []proto.Stat) []proto.Stat {
+	sort.Slice(found, func(i, j int) bool {
 		if found[i].ModTime != found[j].ModTime {
 			return found[i].ModTime > found[j].ModTime
 		}
 		return found[i].Path < found[j].Path
 	})
-	resp := proto.FileResponse{Total: len(found)}
-	if limit := maxResults(req); len(found) > limit {
-		found, resp.Truncated = found[:limit], true
-	}
-	resp.Paths = found
-	return resp, nil
+	return found
 }
 
 func deref(r *proto.FileResponse) proto.FileResponse {

@@ -75,11 +75,14 @@ func Grep(ctx context.Context, mounts []Mount, req *proto.FileRequest) (proto.Fi
 		if e != 0 {
 			return
 		}
-		g.file(f, m.hostPath(rel))
+		g.file(ctx, f, m.hostPath(rel))
 		f.Close()
 	}}
 	if fail, err := w.walk(root); fail != nil || err != nil {
 		return deref(fail), err
+	}
+	if err := ctx.Err(); err != nil { // it ended inside the last file
+		return proto.FileResponse{}, err
 	}
 	g.resp.Truncated = g.resp.Total > len(g.resp.Matches)
 	return g.resp, nil
@@ -112,10 +115,10 @@ func prefilterable(expr string) (ok, endLine bool) {
 
 // file searches one open file, read in buffers of whole lines. A file
 // with a NUL byte in its first bytes is binary and skipped; a read error
-// ends the file.
-func (g *grepper) file(f experimentalsys.File, p string) {
+// or the end of ctx ends the file.
+func (g *grepper) file(ctx context.Context, f experimentalsys.File, p string) {
 	n, line, first, skipping := 0, 1, true, false
-	for {
+	for ctx.Err() == nil {
 		if n == len(g.buf) { // a full buffer without a newline
 			if len(g.buf) < maxLine {
 				g.buf = append(g.buf, make([]byte, len(g.buf))...)

@@ -316,3 +316,27 @@ func TestMatcher(t *testing.T) {
 		}
 	}
 }
+
+func TestGlobKeepsTheNewestOfManyMatches(t *testing.T) {
+	dir := tempDir(t)
+	base := time.Now().Add(-time.Hour)
+	const n = 3000
+	for i := range n {
+		p := filepath.Join(dir, fmt.Sprintf("d%02d", i%30), fmt.Sprintf("f%04d.txt", i))
+		writeFile(t, p, "x")
+		when := base.Add(time.Duration((i*7919)%n) * time.Second) // shuffled times
+		if err := os.Chtimes(p, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := glob(t, mountsOf(t, dir), proto.FileRequest{Path: dir, Pattern: "*.txt", MaxResults: 10})
+	if r.Total != n || len(r.Paths) != 10 || !r.Truncated {
+		t.Fatalf("total %d, %d paths, truncated %v", r.Total, len(r.Paths), r.Truncated)
+	}
+	newest := base.Add((n - 1) * time.Second).UnixNano()
+	for i, p := range r.Paths {
+		if want := newest - int64(i)*int64(time.Second); p.ModTime != want {
+			t.Errorf("path %d (%s) has mtime %d, want the %d-th newest %d", i, p.Path, p.ModTime, i, want)
+		}
+	}
+}
