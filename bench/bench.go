@@ -59,7 +59,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	n := o.sizes()
 	rep := &Report{Quick: o.Quick, Notes: []string{
 		"tokens: the scripted provider's estimate, request JSON bytes / 4 (system prompt with the SDK section, tool specs, messages), summed over every request of the session",
-		"bash: sandboxed bash tool through the tools Runner, warm pool, 15 ms between calls; host: /bin/bash -c of the same command in the same directory",
+		"bash: sandboxed bash tool through the tools Runner, warm pool, 15 ms between calls (back to back: none, instances reused); host: /bin/bash -c of the same command in the same directory",
 		"run_code: through the tools Runner; nested call = (N no-op calls - N awaited promises) / N",
 		"long session: standard preset, one 20 KB read per step, 32 k window, with automatic pruning/compaction and with --no-compact; tokens are the provider's input counts summed over every request (summary requests included); cacheable = estimated share repeating the previous request from its start",
 	}}

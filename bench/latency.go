@@ -40,12 +40,21 @@ type BashResult struct {
 	RatioP50 float64 `json:"ratio_p50"`
 }
 
-// benchCommands are the commands DESIGN §12 names.
-var benchCommands = []string{"echo hi", "grep -rn foo ."}
+// benchCall is one command timed with a pause before each call.
+type benchCall struct {
+	label, command string
+	think          time.Duration
+}
 
-// thinkTime separates calls so the pool refills between them, as it does
-// while a model is thinking; without it the figures would measure pool
-// refills instead of warm calls.
+// benchCalls are the commands DESIGN §12 names, as between a model's calls
+// (thinkTime apart), and echo hi back to back, as a program's loop calls it.
+var benchCalls = []benchCall{
+	{"echo hi", "echo hi", thinkTime},
+	{"grep -rn foo .", "grep -rn foo .", thinkTime},
+	{"echo hi, back to back", "echo hi", 0},
+}
+
+// thinkTime separates calls the way a model thinking between them does.
 const thinkTime = 15 * time.Millisecond
 
 // runBash times the bash tool through a tools.Runner over a warm pool.
@@ -69,12 +78,13 @@ func runBash(ctx context.Context, workspace string, samples int) ([]BashResult, 
 		return nil, err
 	}
 	var out []BashResult
-	for _, command := range benchCommands {
+	for _, bc := range benchCalls {
+		command := bc.command
 		raw, _ := json.Marshal(map[string]string{"command": command, "description": "bench"})
 		call := tools.Call{ID: "bench", Name: "bash", Raw: string(raw)}
 		var guest, native []time.Duration
 		for i := range samples + 3 { // three warm-up calls
-			time.Sleep(thinkTime)
+			time.Sleep(bc.think)
 			start := time.Now()
 			res := runner.Dispatch(ctx, call)
 			took := time.Since(start)
@@ -96,7 +106,7 @@ func runBash(ctx context.Context, workspace string, samples int) ([]BashResult, 
 				native = append(native, time.Since(start))
 			}
 		}
-		r := BashResult{Command: command, Samples: samples, Sandbox: percentiles(guest), Host: percentiles(native)}
+		r := BashResult{Command: bc.label, Samples: samples, Sandbox: percentiles(guest), Host: percentiles(native)}
 		if r.Host.P50 > 0 {
 			r.RatioP50 = r.Sandbox.P50 / r.Host.P50
 		}

@@ -52,8 +52,8 @@ func TestBenchQuickReportsEveryAnchor(t *testing.T) {
 		}
 	})
 	t.Run("latency and event log sections are filled", func(t *testing.T) {
-		if len(rep.Bash) != 2 {
-			t.Fatalf("%d bash rows, want echo and grep", len(rep.Bash))
+		if len(rep.Bash) != 3 {
+			t.Fatalf("%d bash rows, want echo, grep and echo back to back", len(rep.Bash))
 		}
 		for _, b := range rep.Bash {
 			if b.Samples == 0 || b.Sandbox.P50 <= 0 || b.Host.P50 <= 0 {
