@@ -72,7 +72,7 @@ func TestAnAwaitedCallEndsWithTheRun(t *testing.T) {
 		cancel bool
 		kind   string
 	}{
-		{"at the deadline", Limits{Timeout: 200 * time.Millisecond}, false, KindTimeout},
+		{"at the deadline", Limits{Timeout: 2 * time.Second}, false, KindTimeout}, // time to start the engine under load
 		{"when the run is cancelled", Limits{Timeout: time.Minute}, true, KindAborted},
 	}
 	for _, c := range cases {

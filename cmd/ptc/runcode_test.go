@@ -19,16 +19,22 @@ import (
 // CODE_RUN_FAILED result of the right kind, the process must live on to
 // the model's final answer, and its memory must stay small.
 func TestHostileProgramsFailTheirCallAndTheTurnGoesOn(t *testing.T) {
-	programs := []struct{ kind, code string }{
-		{"exception", "const a: any[] = [1];\na.push(a);\nreturn a.flat(Infinity).length"},
-		{"exception", "throw { get message() { for (;;) {} } }"},
-		{"memory-limit", "return 'x'.repeat(3e9).length"},
-		{"timeout", "return Array.prototype.indexOf.call({ length: 2 ** 53 }, 1)"},
-		{"exception", "Object.setPrototypeOf(tools, Object.create(null))"},
+	// A program that must end by timeout gets a short budget; the others a
+	// budget far above their unloaded time (an engine's start counts against
+	// it, and a loaded machine is slow): the kind is what is checked.
+	programs := []struct {
+		kind, code string
+		budgetMs   int
+	}{
+		{"exception", "const a: any[] = [1];\na.push(a);\nreturn a.flat(Infinity).length", 20000},
+		{"exception", "throw { get message() { for (;;) {} } }", 20000},
+		{"memory-limit", "return 'x'.repeat(3e9).length", 20000},
+		{"timeout", "return Array.prototype.indexOf.call({ length: 2 ** 53 }, 1)", 1500},
+		{"exception", "Object.setPrototypeOf(tools, Object.create(null))", 20000},
 	}
 	var replies []map[string]any
 	for _, p := range programs {
-		replies = append(replies, call("run_code", map[string]any{"description": "hostile", "code": p.code, "timeout_ms": 1500}))
+		replies = append(replies, call("run_code", map[string]any{"description": "hostile", "code": p.code, "timeout_ms": p.budgetMs}))
 	}
 	replies = append(replies, map[string]any{"text": "survived"})
 	script := writeScript(t, replies...)
