@@ -47,28 +47,6 @@ func TestUnifiedDiff(t *testing.T) {
 	}
 }
 
-func FuzzUnifiedDiffReplaysToTheNewText(f *testing.F) {
-	f.Add("a\nb\nc\n", "a\nx\nc\nd\n")
-	f.Add("", "x")
-	f.Fuzz(func(t *testing.T, a, b string) {
-		al, bl := splitLines(a), splitLines(b)
-		var old, nu []string
-		for _, o := range editScript(al, bl) {
-			switch o.kind {
-			case ' ':
-				old, nu = append(old, o.text), append(nu, o.text)
-			case '-':
-				old = append(old, o.text)
-			case '+':
-				nu = append(nu, o.text)
-			}
-		}
-		if strings.Join(old, "\n") != strings.Join(al, "\n") || strings.Join(nu, "\n") != strings.Join(bl, "\n") {
-			t.Fatalf("the edit script does not replay %q → %q", a, b)
-		}
-	})
-}
-
 func TestReadWorkspaceFileRefusesWhatCouldEscapeOrHang(t *testing.T) {
 	ws := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "secret")

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ptc-dev/ptc/internal/textdiff"
 )
 
 // noEOL marks, inside the diff, a last line that had no newline: such a
@@ -36,33 +38,8 @@ func writeDiffLine(w io.Writer, prefix, line string) {
 	fmt.Fprintf(w, "%s%s\n", prefix, line)
 }
 
-// hunk is a run of changes: a[a0:a1] replaced by b[b0:b1] (0-based).
-type hunk struct{ a0, a1, b0, b1 int }
-
-// hunksOf groups an edit script into runs of adjacent changes.
-func hunksOf(ops []editOp) []hunk {
-	var out []hunk
-	ai, bi := 0, 0
-	for i := 0; i < len(ops); {
-		if ops[i].kind == ' ' {
-			ai, bi, i = ai+1, bi+1, i+1
-			continue
-		}
-		h := hunk{a0: ai, b0: bi}
-		for ; i < len(ops) && ops[i].kind != ' '; i++ {
-			if ops[i].kind == '-' {
-				ai++
-			} else {
-				bi++
-			}
-		}
-		h.a1, h.b1 = ai, bi
-		out = append(out, h)
-	}
-	return out
-}
-
-// normalRange prints a 1-based inclusive range as diff does: "n" or "n,m".
+// normalRange prints the 1-based lines from+1..to as diff does: "n" or
+// "n,m"; an empty range (to == from) is numbered by the line before it.
 func normalRange(from, to int) string {
 	if to <= from+1 {
 		return fmt.Sprint(max(to, from))
@@ -70,87 +47,44 @@ func normalRange(from, to int) string {
 	return fmt.Sprintf("%d,%d", from+1, to)
 }
 
-// normal renders the default (ed-like) diff format.
-func normal(w io.Writer, a, b []string, ops []editOp) {
-	for _, h := range hunksOf(ops) {
+// normal renders the default (ed-like) diff format: each run of adjacent
+// changes (a hunk without context) as a command and its lines.
+func normal(w io.Writer, ops []textdiff.Op) {
+	for _, h := range textdiff.Unified(ops, 0) {
+		a0, a1 := h.OldStart-1, h.OldStart-1+h.OldLines
+		b0, b1 := h.NewStart-1, h.NewStart-1+h.NewLines
 		switch {
-		case h.b0 == h.b1:
-			fmt.Fprintf(w, "%sd%d\n", normalRange(h.a0, h.a1), h.b0)
-		case h.a0 == h.a1:
-			fmt.Fprintf(w, "%da%s\n", h.a0, normalRange(h.b0, h.b1))
+		case h.NewLines == 0:
+			fmt.Fprintf(w, "%sd%d\n", normalRange(a0, a1), b0)
+		case h.OldLines == 0:
+			fmt.Fprintf(w, "%da%s\n", a0, normalRange(b0, b1))
 		default:
-			fmt.Fprintf(w, "%sc%s\n", normalRange(h.a0, h.a1), normalRange(h.b0, h.b1))
+			fmt.Fprintf(w, "%sc%s\n", normalRange(a0, a1), normalRange(b0, b1))
 		}
-		for _, l := range a[h.a0:h.a1] {
-			writeDiffLine(w, "< ", l)
+		for _, o := range h.Ops {
+			if o.Kind == textdiff.Delete {
+				writeDiffLine(w, "< ", o.Text)
+			}
 		}
-		if h.a0 != h.a1 && h.b0 != h.b1 {
+		if h.OldLines > 0 && h.NewLines > 0 {
 			fmt.Fprintln(w, "---")
 		}
-		for _, l := range b[h.b0:h.b1] {
-			writeDiffLine(w, "> ", l)
+		for _, o := range h.Ops {
+			if o.Kind == textdiff.Insert {
+				writeDiffLine(w, "> ", o.Text)
+			}
 		}
 	}
 }
 
 // unified renders ops as unified-diff hunks with ctx lines of context.
-func unified(w io.Writer, ops []editOp, ctx int) {
-	for i := 0; i < len(ops); {
-		if ops[i].kind == ' ' {
-			i++
-			continue
+func unified(w io.Writer, ops []textdiff.Op, ctx int) {
+	for _, h := range textdiff.Unified(ops, ctx) {
+		fmt.Fprintln(w, h.Header())
+		for _, o := range h.Ops {
+			writeDiffLine(w, string(o.Kind), o.Text)
 		}
-		start := max(i-ctx, 0)
-		end := i
-		for end < len(ops) {
-			if ops[end].kind != ' ' {
-				end++
-				continue
-			}
-			run := end
-			for run < len(ops) && ops[run].kind == ' ' {
-				run++
-			}
-			if run == len(ops) || run-end > 2*ctx {
-				end = min(end+ctx, run)
-				break
-			}
-			end = run
-		}
-		aLine, bLine := 1, 1
-		for _, op := range ops[:start] {
-			if op.kind != '+' {
-				aLine++
-			}
-			if op.kind != '-' {
-				bLine++
-			}
-		}
-		aN, bN := 0, 0
-		for _, op := range ops[start:end] {
-			if op.kind != '+' {
-				aN++
-			}
-			if op.kind != '-' {
-				bN++
-			}
-		}
-		fmt.Fprintf(w, "@@ -%s +%s @@\n", hunkRange(aLine, aN), hunkRange(bLine, bN))
-		for _, op := range ops[start:end] {
-			writeDiffLine(w, string(op.kind), op.text)
-		}
-		i = end
 	}
-}
-
-func hunkRange(line, n int) string {
-	if n == 0 {
-		return fmt.Sprintf("%d,0", line-1)
-	}
-	if n == 1 {
-		return fmt.Sprint(line)
-	}
-	return fmt.Sprintf("%d,%d", line, n)
 }
 
 // diffRun holds one diff invocation's options.
@@ -348,14 +282,14 @@ func (d *diffRun) files(a, b string, inTree bool) int {
 	if inTree {
 		fmt.Fprintf(c.stdout, "diff %s %s %s\n", d.flags, a, b)
 	}
-	ops := myersBy(la, lb, key)
+	ops := editsBy(la, lb, key)
 	if d.o.has("u") || d.o.has("U") {
 		const layout = "2006-01-02 15:04:05.000000000 -0700"
 		fmt.Fprintf(c.stdout, "--- %s\t%s\n+++ %s\t%s\n", a, wa.Format(layout), b, wb.Format(layout))
 		unified(c.stdout, ops, d.ctx)
 		return 0
 	}
-	normal(c.stdout, la, lb, ops)
+	normal(c.stdout, ops)
 	return 0
 }
 
@@ -391,35 +325,4 @@ func equalBy(a, b []string, key func(string) string) bool {
 		}
 	}
 	return true
-}
-
-// myersBy diffs a and b comparing lines through key (when not nil) but
-// keeps the original lines in the script.
-func myersBy(a, b []string, key func(string) string) []editOp {
-	if key == nil {
-		return myers(a, b)
-	}
-	ka, kb := make([]string, len(a)), make([]string, len(b))
-	for i, l := range a {
-		ka[i] = key(l)
-	}
-	for i, l := range b {
-		kb[i] = key(l)
-	}
-	ops := myers(ka, kb)
-	ai, bi := 0, 0
-	for i, op := range ops {
-		switch op.kind {
-		case ' ':
-			ops[i].text = a[ai]
-			ai, bi = ai+1, bi+1
-		case '-':
-			ops[i].text = a[ai]
-			ai++
-		default:
-			ops[i].text = b[bi]
-			bi++
-		}
-	}
-	return ops
 }

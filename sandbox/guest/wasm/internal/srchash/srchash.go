@@ -16,8 +16,10 @@ import (
 )
 
 // Roots are the module-relative directories whose Go files (tests
-// excluded, since they do not reach the binary) make up the guest.
-var Roots = []string{"sandbox/guest", "sandbox/proto"}
+// excluded, since they do not reach the binary) make up the guest: every
+// package of the module the guest or the overlay imports lies under one
+// (TestRootsCoverEveryPackageTheGuestImports checks).
+var Roots = []string{"sandbox/guest", "sandbox/proto", "internal/textdiff"}
 
 // Overlay is the module-relative directory of the interpreter overlay:
 // every file in it (Go files and patches alike) reaches the binary.
