@@ -44,16 +44,21 @@
 //
 // Each command gets an instance that was instantiated, initialised and
 // warmed up (one no-op ":" call, which takes the guest's first-call costs
-// off the critical path) ahead of time and is discarded afterwards, so no
-// state from another command leaks in. Up to PoolSize ready instances are
-// kept per (workspace, mode); a call finding none waits for the refill
-// already under way. Linear memory is an mmap reservation of the memory
-// limit, so the guest's heap grows without copying and is unmapped at
-// once when the instance is closed (after the result is returned). At most
+// off the critical path) ahead of time, or one that served an earlier
+// one-off command of the same pool key (workspace, mode, session, spill)
+// and was reset: its interpreter is new per command anyway, and an
+// instance goes back to the pool only when the command left nothing
+// behind (no background job, no open file, little memory growth, not
+// stopped or crashed) and its /tmp was emptied (instance.recycle); other
+// keys never see it. Up to PoolSize ready instances are kept per key; a
+// call finding none waits for one to come back or for a refill, and makes
+// its own only when that looks sooner. Linear memory is an mmap
+// reservation of the memory limit, so the guest's heap grows without
+// copying and is unmapped at once when the instance is closed. At most
 // MaxRunning commands execute at once; Close waits for them, since
-// closing the runtime unmaps their memory; Shell keeps one instance alive for the minimal preset's
-// persistent shell. In danger-full-access the bash tool runs the host's
-// /bin/bash instead (HostShell) and says so in its result. The pool is
-// keyed by poolKey (workspace, mode, session, spill): instance reuse and
-// warm-up strategies belong in pool.go and instance.go.
+// closing the runtime unmaps their memory; Shell keeps one instance alive
+// for the minimal preset's persistent shell. In danger-full-access the
+// bash tool runs the host's /bin/bash instead (HostShell) and says so in
+// its result. tools.glob and tools.grep do not use instances: Host.Search
+// runs them natively over the same kinds of mount (package search).
 package sandbox
