@@ -25,7 +25,7 @@ const (
 func Rule() string { return strings.TrimSpace(ruleText) }
 
 // sdkIntro precedes the declarations in the SDK section.
-const sdkIntro = "Inside a run_code program, these declarations describe `tools` (every call returns a Promise of the tool's JSON value) and `ToolCallError`; they are not directly callable tools."
+const sdkIntro = "The SDK (inside `run_code` programs only):"
 
 // SDKSection renders the TypeScript declarations of the tools a program
 // may call (run_code itself excluded), sorted by name, with sdkgen's

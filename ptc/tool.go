@@ -67,9 +67,9 @@ func (t *Tool) Spec() tools.Spec {
 func (t *Tool) inputSchema() string {
 	l := t.cfg.Limits
 	return fmt.Sprintf(`{"type":"object","properties":{`+
-		`"code":{"type":"string","description":"TypeScript: the body of an async function. Top-level await and return work; call tools as await tools.name(args)."},`+
-		`"description":{"type":"string","description":"What the program does, in 5-10 words, shown to the user (e.g. \"Count TODO comments per package\")."},`+
-		`"timeout_ms":{"type":"integer","minimum":1,"maximum":%d,"description":"Wall-time budget in milliseconds, including waiting for tools (default %d)."}},`+
+		`"code":{"type":"string","description":"The program: the body of an async TypeScript function."},`+
+		`"description":{"type":"string","description":"What it does, in 5-10 words, shown to the user."},`+
+		`"timeout_ms":{"type":"integer","minimum":1,"maximum":%d,"description":"Wall-time budget in ms, tool waits included (default %d)."}},`+
 		`"required":["code","description"],"additionalProperties":false}`,
 		l.MaxTimeout.Milliseconds(), l.Timeout.Milliseconds())
 }

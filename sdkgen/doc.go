@@ -10,7 +10,7 @@
 // by name, schema property order is kept, and named types are numbered in
 // first-use order. Options{Compact: true} renders the SDK section of the
 // run_code system prompt (only the tools declaration, ToolCallError and
-// the types it references).
+// the types it references), saying each thing once (compact.go, hoist.go).
 //
 // # Mapping decisions
 //

@@ -56,6 +56,9 @@ type named struct {
 	altHint string // tool-qualified name tried on a collision
 	t       *typ
 	doc     []string
+	// output marks a type only results use (the compact SDK's shared
+	// result types): it renders as a result, without Open markers.
+	output bool
 }
 
 // toolModel is one tool after conversion. A nil out means no output schema.

@@ -53,7 +53,10 @@ func TypeScript(tools []Tool, opts Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	r := &tsr{names: map[*named]string{}}
+	if opts.Compact {
+		hoistShared(m)
+	}
+	r := &tsr{names: map[*named]string{}, compact: opts.Compact}
 	nm := newNamer("JsonValue", "Open", nsName)
 	for _, n := range m.named {
 		r.names[n] = nm.take(n.hint, n.altHint)
@@ -66,14 +69,20 @@ func TypeScript(tools []Tool, opts Options) (string, error) {
 				body.WriteString("\n")
 			}
 			body.WriteString(jsDoc(n.doc, "  "))
+			r.output = n.output
 			body.WriteString("  export type " + r.names[n] + " = " + r.typ(n.t, "  ", true) + ";\n")
+			r.output = false
 		}
 		body.WriteString("}\n\n")
 	}
 	if !opts.Compact {
 		r.maps(&body, m)
 	}
-	body.WriteString(toolCallErrorDecl + "\n")
+	if opts.Compact {
+		body.WriteString(compactToolCallErrorDecl + "\n")
+	} else {
+		body.WriteString(toolCallErrorDecl + "\n")
+	}
 	r.toolsDecl(&body, m, opts.Compact)
 
 	var out strings.Builder
@@ -91,7 +100,13 @@ func TypeScript(tools []Tool, opts Options) (string, error) {
 }
 
 type tsr struct {
-	names    map[*named]string
+	names   map[*named]string
+	compact bool // Options.Compact
+	// tool is the tool whose members are being rendered ("" outside the
+	// tools declaration); docs maps a long member doc the compact SDK
+	// wrote to the first tool that has it (see memberDoc).
+	tool     string
+	docs     map[string]string
 	usedJSON bool
 	usedOpen bool
 	// output is set while a tool's result type is rendered inline. A
@@ -124,14 +139,15 @@ func (r *tsr) out(t *toolModel) string {
 }
 
 func (r *tsr) toolsDecl(b *strings.Builder, m *model, compact bool) {
-	b.WriteString("/**\n * The tools, as async functions. Call a tool whose name is not an identifier\n * with brackets: tools[\"my-tool\"](args).\n */\ndeclare const tools: {\n")
+	b.WriteString(toolsDoc(m, compact) + "declare const tools: {\n")
 	for i, t := range m.tools {
 		if i > 0 {
 			b.WriteString("\n")
 		}
 		doc := splitLines(t.desc)
 		doc = append(doc, t.notes...)
-		b.WriteString(jsDoc(doc, "  "))
+		b.WriteString(r.doc(doc, "  "))
+		r.tool = t.name
 		args, res := "ToolArgsMap["+quoteJSON(t.name)+"]", "ToolOutputMap["+quoteJSON(t.name)+"]"
 		if compact {
 			args, res = r.typ(t.args, "  ", false), r.out(t)
@@ -142,6 +158,7 @@ func (r *tsr) toolsDecl(b *strings.Builder, m *model, compact bool) {
 		}
 		b.WriteString("  " + tsKey(t.name) + "(args" + opt + ": " + args + "): Promise<" + res + ">;\n")
 	}
+	r.tool = ""
 	b.WriteString("};\n")
 }
 
@@ -291,13 +308,18 @@ func (r *tsr) object(t *typ, ind string, inNS bool) string {
 		return "{ [key: string]: never }"
 	}
 	in := ind + "  "
-	var b strings.Builder
-	b.WriteString("{\n")
-	anyOptional := false
 	propTypes := make([]string, len(t.props))
 	for i, p := range t.props {
 		propTypes[i] = r.typ(p.t, in, inNS)
-		b.WriteString(jsDoc(p.doc, in))
+	}
+	if line, ok := r.oneLine(t, propTypes, inNS); ok {
+		return line
+	}
+	var b strings.Builder
+	b.WriteString("{\n")
+	anyOptional := false
+	for i, p := range t.props {
+		b.WriteString(r.doc(r.memberDoc(p, propTypes[i]), in))
 		b.WriteString(in)
 		if p.readOnly {
 			b.WriteString("readonly ")

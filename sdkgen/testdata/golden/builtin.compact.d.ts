@@ -2,67 +2,38 @@
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 declare namespace ToolTypes {
-  export type Match = {
-    file: string;
-    line: number;
-    text: string;
-  };
+  export type Match = { file: string; line: number; text: string };
 }
 
-/** A failed tool call rejects with this error. */
-declare class ToolCallError extends Error {
-  /** Name of the tool that failed. */
-  readonly toolName: string;
-  /** Stable error code, such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
-  readonly code: string;
-}
+/** A failed tool call rejects with this error: toolName is the tool, code a stable code such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
+declare class ToolCallError extends Error { readonly toolName: string; readonly code: string }
 
-/**
- * The tools, as async functions. Call a tool whose name is not an identifier
- * with brackets: tools["my-tool"](args).
- */
+/** The tools, as async functions. */
 declare const tools: {
   /** Ask the user one or more multiple-choice questions and wait for the answers. */
   ask_user_question(args: {
-    /**
-     * Minimum items: 1.
-     * Maximum items: 4.
-     */
+    /** Minimum items: 1. Maximum items: 4. */
     questions: {
       question: string;
       /** Maximum length: 12. */
       header?: string;
       /** Minimum items: 2. */
-      options: {
-        label: string;
-        description?: string;
-      }[];
+      options: { label: string; description?: string }[];
       /** @default false */
       multiSelect?: boolean;
     }[];
-  }): Promise<{
-    answers: {
-      [key: string]: string;
-    };
-  }>;
+  }): Promise<{ answers: { [key: string]: string } }>;
 
   /** Run a shell command in the sandbox. */
   bash(args: {
     command: string;
     /** A few words on what the command does. */
     description?: string;
-    /**
-     * Minimum: 1.
-     * Maximum: 600000.
-     */
+    /** Minimum: 1. Maximum: 600000. */
     timeout_ms?: number;
     sandbox_permissions?: "read-only" | "workspace-write" | "danger-full-access";
     justification?: string;
-  }): Promise<{
-    exit_code: number;
-    output: string;
-    truncated?: boolean;
-  }>;
+  }): Promise<{ exit_code: number; output: string; truncated?: boolean }>;
 
   /** Replace exact text in a file. old_string must occur exactly once unless replace_all is set. */
   edit(args: {
@@ -72,29 +43,18 @@ declare const tools: {
     new_string: string;
     /** @default false */
     replace_all?: boolean;
-  }): Promise<{
-    replacements: number;
-    diff?: string;
-  }>;
+  }): Promise<{ replacements: number; diff?: string }>;
 
   /** Leave plan mode and present the plan for approval. */
-  exit_plan_mode(args: {
-    plan: string;
-  }): Promise<JsonValue>;
+  exit_plan_mode(args: { plan: string }): Promise<JsonValue>;
 
   /** List files matching a glob pattern such as src/**\/*.go. */
   glob(args: {
-    /**
-     * @example "**\/*.go"
-     * @example "cmd/*\/main.go"
-     */
+    /** @example "**\/*.go" @example "cmd/*\/main.go" */
     pattern: string;
     /** Directory to search from; the workspace root when absent. */
     path?: string;
-  }): Promise<{
-    files: string[];
-    truncated: boolean;
-  }>;
+  }): Promise<{ files: string[]; truncated: boolean }>;
 
   /** Search file contents with a regular expression. */
   grep(args: {
@@ -110,35 +70,17 @@ declare const tools: {
     /** Minimum: 0. */
     "-C"?: number;
     head_limit?: number;
-  }): Promise<{
-    matches?: ToolTypes.Match[];
-    files?: string[];
-    counts?: {
-      [key: string]: number;
-    };
-  }>;
+  }): Promise<{ matches?: ToolTypes.Match[]; files?: string[]; counts?: { [key: string]: number } }>;
 
   /** Read a text file from the workspace. Lines are numbered from 1. */
   read(args: {
     /** Path relative to the workspace root. */
     file_path: string;
-    /**
-     * First line to read.
-     * Minimum: 1.
-     * @default 1
-     */
+    /** First line to read. Minimum: 1. @default 1 */
     offset?: number;
-    /**
-     * Minimum: 1.
-     * Maximum: 10000.
-     * @default 2000
-     */
+    /** Minimum: 1. Maximum: 10000. @default 2000 */
     limit?: number;
-  }): Promise<{
-    content: string;
-    total_lines: number;
-    truncated: boolean;
-  }>;
+  }): Promise<{ content: string; total_lines: number; truncated: boolean }>;
 
   /** Replace the session's todo list. */
   todo_write(args: {
@@ -151,11 +93,5 @@ declare const tools: {
   }): Promise<JsonValue>;
 
   /** Create or overwrite a file. */
-  write(args: {
-    file_path: string;
-    content: string;
-  }): Promise<{
-    bytes_written: number;
-    created: boolean;
-  }>;
+  write(args: { file_path: string; content: string }): Promise<{ bytes_written: number; created: boolean }>;
 };

@@ -4,18 +4,10 @@ type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string
 /** An object & Open may hold keys it does not list. */
 type Open = { [key: string]: unknown } & { [K in keyof Object]?: unknown };
 
-/** A failed tool call rejects with this error. */
-declare class ToolCallError extends Error {
-  /** Name of the tool that failed. */
-  readonly toolName: string;
-  /** Stable error code, such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
-  readonly code: string;
-}
+/** A failed tool call rejects with this error: toolName is the tool, code a stable code such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
+declare class ToolCallError extends Error { readonly toolName: string; readonly code: string }
 
-/**
- * The tools, as async functions. Call a tool whose name is not an identifier
- * with brackets: tools["my-tool"](args).
- */
+/** The tools, as async functions. */
 declare const tools: {
   /** true and false as whole schemas. */
   boolean_schemas(args: JsonValue): Promise<never>;
@@ -28,15 +20,11 @@ declare const tools: {
   } & Open): Promise<JsonValue>;
 
   /** A tool without an input schema. */
-  no_schema(args?: {
-    [key: string]: JsonValue;
-  }): Promise<JsonValue>;
+  no_schema(args?: { [key: string]: JsonValue }): Promise<JsonValue>;
 
   /** Keywords no type can say degrade one node, never the tool. */
   unexpressible(args: {
-    not_null?: string | number | boolean | JsonValue[] | {
-      [key: string]: JsonValue;
-    };
+    not_null?: string | number | boolean | JsonValue[] | { [key: string]: JsonValue };
     /** The if keyword is not expressed in this type. */
     conditional?: {
       a?: number;

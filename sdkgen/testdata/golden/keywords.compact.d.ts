@@ -4,53 +4,24 @@ type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string
 /** An object & Open may hold keys it does not list. */
 type Open = { [key: string]: unknown } & { [K in keyof Object]?: unknown };
 
-/** A failed tool call rejects with this error. */
-declare class ToolCallError extends Error {
-  /** Name of the tool that failed. */
-  readonly toolName: string;
-  /** Stable error code, such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
-  readonly code: string;
-}
+/** A failed tool call rejects with this error: toolName is the tool, code a stable code such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
+declare class ToolCallError extends Error { readonly toolName: string; readonly code: string }
 
-/**
- * The tools, as async functions. Call a tool whose name is not an identifier
- * with brackets: tools["my-tool"](args).
- */
+/** The tools, as async functions. */
 declare const tools: {
   /** Annotations become doc lines. */
   kw_annotations(args: {
-    /**
-     * Identifier
-     * Server-assigned id.
-     */
+    /** Identifier Server-assigned id. */
     readonly id: string;
-    /**
-     * Use new instead.
-     * @deprecated
-     */
+    /** Use new instead. @deprecated */
     old?: string;
-    /**
-     * Format: date-time.
-     * @example "2024-01-02T03:04:05Z"
-     */
+    /** Format: date-time. @example "2024-01-02T03:04:05Z" */
     when?: string;
-    /**
-     * Minimum: 0.
-     * Maximum: 100.
-     * @default 10
-     */
+    /** Minimum: 0. Maximum: 100. @default 10 */
     count?: number;
-    /**
-     * Greater than: 0.
-     * Less than: 1.
-     * Multiple of: 0.01.
-     */
+    /** Greater than: 0. Less than: 1. Multiple of: 0.01. */
     ratio?: number;
-    /**
-     * Pattern: ^[A-Z]{3}$
-     * Minimum length: 3.
-     * Maximum length: 3.
-     */
+    /** Pattern: ^[A-Z]{3}$ Minimum length: 3. Maximum length: 3. */
     code?: string;
     /**
      * First line.
@@ -63,9 +34,7 @@ declare const tools: {
     secret?: string;
     /** @example "OpenAPI style" */
     example?: string;
-  } & Open): Promise<{
-    ok: boolean;
-  }>;
+  } & Open): Promise<{ ok: boolean }>;
 
   /** items, tuples and their rest. */
   kw_arrays(args?: {
@@ -73,10 +42,7 @@ declare const tools: {
     anything?: JsonValue[];
     nested?: number[][];
     pair?: [string?, number?];
-    /**
-     * Minimum items: 1.
-     * Maximum items: 2.
-     */
+    /** Minimum items: 1. Maximum items: 2. */
     pair_min?: [string, number?];
     /** Minimum items: 1. */
     head_rest?: [string, ...boolean[]];
@@ -128,9 +94,7 @@ declare const tools: {
 
   /** properties, required, defaults, additionalProperties and patternProperties. */
   kw_objects(args: {
-    closed: {
-      a?: string;
-    };
+    closed: { a?: string };
     empty_closed?: { [key: string]: never };
     open_absent?: {
       a?: string;
@@ -146,11 +110,7 @@ declare const tools: {
     map?: {
       [key: string]: string[];
     };
-    patterned?: object & {
-      [key: `x-${string}`]: string;
-    } & {
-      [key: `n_${string}`]: number;
-    };
+    patterned?: object & { [key: `x-${string}`]: string } & { [key: `n_${string}`]: number };
     /** @default "fast" */
     with_default?: string;
     required_undeclared?: {
@@ -167,9 +127,7 @@ declare const tools: {
     i: number;
     b: boolean;
     z: null;
-    o: {
-      [key: string]: JsonValue;
-    };
+    o: { [key: string]: JsonValue };
     a: JsonValue[];
     untyped: JsonValue;
     yes: JsonValue;
@@ -185,13 +143,7 @@ declare const tools: {
   /** anyOf, oneOf and allOf. */
   kw_unions(args?: {
     any?: string | number;
-    one?: {
-      kind: "circle";
-      r: number;
-    } | {
-      kind: "square";
-      side: number;
-    };
+    one?: { kind: "circle"; r: number } | { kind: "square"; side: number };
     list_of_union?: (string | number)[];
     union_of_lists?: string[] | null;
     both?: {

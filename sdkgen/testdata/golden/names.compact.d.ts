@@ -14,23 +14,13 @@ declare namespace ToolTypes {
   export type ErrorJsonValue = number;
 }
 
-/** A failed tool call rejects with this error. */
-declare class ToolCallError extends Error {
-  /** Name of the tool that failed. */
-  readonly toolName: string;
-  /** Stable error code, such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
-  readonly code: string;
-}
+/** A failed tool call rejects with this error: toolName is the tool, code a stable code such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
+declare class ToolCallError extends Error { readonly toolName: string; readonly code: string }
 
-/**
- * The tools, as async functions. Call a tool whose name is not an identifier
- * with brackets: tools["my-tool"](args).
- */
+/** The tools, as async functions; call one whose name is not an identifier as tools["my-tool"](args). */
 declare const tools: {
   /** Leading digit. */
-  "123go"(args?: {
-    [key: string]: JsonValue;
-  }): Promise<JsonValue>;
+  "123go"(args?: { [key: string]: JsonValue }): Promise<JsonValue>;
 
   /** Named like a global. */
   Error(args?: {
@@ -40,9 +30,7 @@ declare const tools: {
   } & Open): Promise<JsonValue>;
 
   /** Leading underscore. */
-  _private(args?: {
-    [key: string]: JsonValue;
-  }): Promise<JsonValue>;
+  _private(args?: { [key: string]: JsonValue }): Promise<JsonValue>;
 
   /** A Python keyword. */
   class(args: {
@@ -50,9 +38,7 @@ declare const tools: {
   } & Open): Promise<JsonValue>;
 
   /** A JavaScript reserved word: still a legal member name in TypeScript and a method name in Python. */
-  delete(args?: {
-    [key: string]: JsonValue;
-  }): Promise<JsonValue>;
+  delete(args?: { [key: string]: JsonValue }): Promise<JsonValue>;
 
   /** Dots and dashes. */
   "my-mcp.tool"(args?: {
@@ -65,7 +51,5 @@ declare const tools: {
   } & Open): Promise<JsonValue>;
 
   /** Ends a comment: *\/ and has "quotes". */
-  "with space"(args?: {
-    [key: string]: JsonValue;
-  }): Promise<JsonValue>;
+  "with space"(args?: { [key: string]: JsonValue }): Promise<JsonValue>;
 };

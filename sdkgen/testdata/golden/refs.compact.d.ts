@@ -19,10 +19,7 @@ declare namespace ToolTypes {
   /** Query */
   export type Query = {
     filter: Filter;
-    /**
-     * Limit
-     * @default 10
-     */
+    /** Limit @default 10 */
     limit?: number;
   } & Open;
 
@@ -55,9 +52,7 @@ declare namespace ToolTypes {
 
   export type TreeArgsRoot = Node;
 
-  export type Leaf = {
-    label: string;
-  };
+  export type Leaf = { label: string };
 
   /** Key with a slash. */
   export type AB = string;
@@ -65,18 +60,10 @@ declare namespace ToolTypes {
   export type TreeAgainLeaf = number;
 }
 
-/** A failed tool call rejects with this error. */
-declare class ToolCallError extends Error {
-  /** Name of the tool that failed. */
-  readonly toolName: string;
-  /** Stable error code, such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
-  readonly code: string;
-}
+/** A failed tool call rejects with this error: toolName is the tool, code a stable code such as INVALID_ARGS, TOOL_TIMEOUT or DENIED. */
+declare class ToolCallError extends Error { readonly toolName: string; readonly code: string }
 
-/**
- * The tools, as async functions. Call a tool whose name is not an identifier
- * with brackets: tools["my-tool"](args).
- */
+/** The tools, as async functions. */
 declare const tools: {
   /** $anchor and draft-07 #id references. */
   anchors(args?: {
@@ -91,9 +78,7 @@ declare const tools: {
   } & Open): Promise<JsonValue>;
 
   /** A root $ref with definitions, as pydantic v1 and FastMCP emit. */
-  pydantic_style(args: ToolTypes.Query): Promise<{
-    result: ToolTypes.Row | null;
-  }>;
+  pydantic_style(args: ToolTypes.Query): Promise<{ result: ToolTypes.Row | null }>;
 
   /** Recursion through $defs, a # pointer and a #/properties pointer. */
   tree(args: ToolTypes.TreeArgs): Promise<ToolTypes.Node>;
