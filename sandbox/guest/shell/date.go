@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ptc-dev/ptc/sandbox/guest/strftime"
 )
 
 func date(c *cmd, args []string) int {
@@ -88,7 +90,7 @@ func date(c *cmd, args []string) int {
 	if format == "" {
 		format = "%a %b %e %H:%M:%S %Z %Y"
 	}
-	fmt.Fprintln(c.stdout, strftime(t, format))
+	fmt.Fprintln(c.stdout, strftime.FormatDate(format, t))
 	return 0
 }
 
@@ -248,136 +250,4 @@ func addUnit(t time.Time, n int, unit string) (time.Time, error) {
 		return t.AddDate(n, 0, 0), nil
 	}
 	return t, fmt.Errorf("unknown unit '%s'", unit)
-}
-
-// strftime formats t as C's strftime does for the directives date
-// supports, with the GNU flags - (no padding), _ (spaces) and 0.
-func strftime(t time.Time, format string) string {
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' || i+1 == len(format) {
-			b.WriteByte(format[i])
-			continue
-		}
-		i++
-		pad := byte(0)
-		if strings.IndexByte("-_0^#", format[i]) >= 0 && i+1 < len(format) {
-			pad = format[i]
-			i++
-		}
-		colon := false
-		if format[i] == ':' && i+1 < len(format) && format[i+1] == 'z' {
-			colon = true
-			i++
-		}
-		b.WriteString(directive(t, format[i], pad, colon))
-	}
-	return b.String()
-}
-
-func num(n, width int, pad, def byte) string {
-	s := strconv.Itoa(n)
-	if pad == 0 {
-		pad = def
-	}
-	switch pad {
-	case '-':
-		return s
-	case '_':
-		return strings.Repeat(" ", max(width-len(s), 0)) + s
-	}
-	return strings.Repeat("0", max(width-len(s), 0)) + s
-}
-
-func directive(t time.Time, d, pad byte, colon bool) string {
-	_, week := t.ISOWeek()
-	isoYear, _ := t.ISOWeek()
-	hour12 := t.Hour() % 12
-	if hour12 == 0 {
-		hour12 = 12
-	}
-	switch d {
-	case 'Y':
-		return strconv.Itoa(t.Year())
-	case 'C':
-		return num(t.Year()/100, 2, pad, '0')
-	case 'y':
-		return num(t.Year()%100, 2, pad, '0')
-	case 'm':
-		return num(int(t.Month()), 2, pad, '0')
-	case 'd':
-		return num(t.Day(), 2, pad, '0')
-	case 'e':
-		return num(t.Day(), 2, pad, '_')
-	case 'H':
-		return num(t.Hour(), 2, pad, '0')
-	case 'k':
-		return num(t.Hour(), 2, pad, '_')
-	case 'I':
-		return num(hour12, 2, pad, '0')
-	case 'l':
-		return num(hour12, 2, pad, '_')
-	case 'M':
-		return num(t.Minute(), 2, pad, '0')
-	case 'S':
-		return num(t.Second(), 2, pad, '0')
-	case 'N':
-		return fmt.Sprintf("%09d", t.Nanosecond())
-	case 'j':
-		return num(t.YearDay(), 3, pad, '0')
-	case 'u':
-		return strconv.Itoa((int(t.Weekday())+6)%7 + 1)
-	case 'w':
-		return strconv.Itoa(int(t.Weekday()))
-	case 'U':
-		return num((t.YearDay()+6-int(t.Weekday()))/7, 2, pad, '0')
-	case 'W':
-		return num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2, pad, '0')
-	case 'V':
-		return num(week, 2, pad, '0')
-	case 'G':
-		return strconv.Itoa(isoYear)
-	case 'g':
-		return num(isoYear%100, 2, pad, '0')
-	case 'a':
-		return t.Format("Mon")
-	case 'A':
-		return t.Format("Monday")
-	case 'b', 'h':
-		return t.Format("Jan")
-	case 'B':
-		return t.Format("January")
-	case 'p':
-		return t.Format("PM")
-	case 'P':
-		return strings.ToLower(t.Format("PM"))
-	case 'Z':
-		return t.Format("MST")
-	case 'z':
-		if colon {
-			return t.Format("-07:00")
-		}
-		return t.Format("-0700")
-	case 's':
-		return strconv.FormatInt(t.Unix(), 10)
-	case 'F':
-		return t.Format("2006-01-02")
-	case 'T', 'X':
-		return t.Format("15:04:05")
-	case 'R':
-		return t.Format("15:04")
-	case 'D', 'x':
-		return t.Format("01/02/06")
-	case 'r':
-		return t.Format("03:04:05 PM")
-	case 'c':
-		return t.Format("Mon Jan _2 15:04:05 2006")
-	case 'n':
-		return "\n"
-	case 't':
-		return "\t"
-	case '%':
-		return "%"
-	}
-	return "%" + string(d)
 }

@@ -14,6 +14,12 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	// The guest's date formats with the same package. This module's
+	// packages are in the guest build's module graph (it is the main
+	// module), and this one imports nothing of mvdan.cc/sh, so there is
+	// no cycle; it is not under internal/, which would refuse us.
+	"github.com/ptc-dev/ptc/sandbox/guest/strftime"
 )
 
 // maxPrintfWidth caps a field width or precision, so printf '%2000000000s'
@@ -465,7 +471,7 @@ func (p *printfState) strftime(sp spec, arg string, given bool) string {
 			t = t.In(loc)
 		}
 	}
-	s := strftime(sp.strftime, t)
+	s := strftime.Format(sp.strftime, t)
 	if len(s) >= 128 {
 		s = "" // bash's buffer: a longer result is dropped
 	}
