@@ -208,6 +208,28 @@ func TestAKilledOwnerLeavesAnInterruptedSessionThatOpensAgain(t *testing.T) {
 	}
 }
 
+func TestAFlushCutOffByAKillIsNotReportedAsDamage(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	cat := session.NewCatalog(home)
+	owner, _ := startOwner(t, home)
+	must(t, owner.Process.Kill())
+	_ = owner.Wait()
+	// A killed flush leaves a table newer than every one the MANIFEST
+	// lists, beside the write-ahead file that still holds its entries.
+	if m, _ := filepath.Glob(filepath.Join(cat.SessionDir("owned"), "log", "*.mem")); len(m) == 0 {
+		t.Fatal("the killed owner left no write-ahead file")
+	}
+	must(t, os.WriteFile(filepath.Join(cat.SessionDir("owned"), "log", "000077.sst"), []byte("half a table"), 0o644))
+
+	o, err := cat.Open(ctx, "owned", session.LogOptions{})
+	must(t, err)
+	defer o.Close()
+	if n := len(o.Events()); n != 3 {
+		t.Fatalf("%d events after the cut-off flush, want the 3 durable ones", n)
+	}
+}
+
 func TestARound1StoreIsMigratedWithNothingLost(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
