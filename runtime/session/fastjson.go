@@ -2,8 +2,8 @@ package session
 
 import (
 	"strings"
-	"unicode/utf8"
 
+	"github.com/ptc-dev/ptc/internal/jsonscan"
 	"github.com/ptc-dev/ptc/runtime/llm"
 )
 
@@ -11,24 +11,17 @@ import (
 // DeriveMessages to avoid encoding/json's reflection and double scan on
 // million-event sessions. It reads exactly what encoding/json would and
 // gives up (ok == false) on anything it is not sure about — null, a
-// case-insensitive key match, surrogate escapes, invalid UTF-8, any
-// syntax error — so the caller falls back to encoding/json, which then
-// decides. FuzzFastSurface checks the two agree.
+// case-insensitive key match, invalid UTF-8, any syntax error — so the
+// caller falls back to encoding/json, which then decides. Tokens are
+// scanned by internal/jsonscan, which the engine's JSON.parse shares.
+// FuzzFastSurface checks the two agree.
 type jreader struct {
-	b []byte
-	i int
+	b   []byte
+	i   int
+	buf []byte // scratch for string literals with escapes
 }
 
-func (r *jreader) ws() {
-	for r.i < len(r.b) {
-		switch r.b[r.i] {
-		case ' ', '\t', '\n', '\r':
-			r.i++
-		default:
-			return
-		}
-	}
-}
+func (r *jreader) ws() { r.i = jsonscan.Space(r.b, r.i) }
 
 // peek skips whitespace and returns the next byte (0 at the end).
 func (r *jreader) peek() byte {
@@ -49,87 +42,12 @@ func (r *jreader) eat(c byte) bool {
 
 // str reads a string value.
 func (r *jreader) str() (string, bool) {
-	if !r.eat('"') {
+	if r.peek() != '"' {
 		return "", false
 	}
-	start, plain := r.i, true
-	var sb []byte
-	for r.i < len(r.b) {
-		c := r.b[r.i]
-		switch {
-		case c == '"':
-			seg := r.b[start:r.i]
-			r.i++
-			if plain {
-				if !utf8.Valid(seg) {
-					return "", false
-				}
-				return string(seg), true
-			}
-			sb = append(sb, seg...)
-			if !utf8.Valid(sb) {
-				return "", false
-			}
-			return string(sb), true
-		case c < 0x20:
-			return "", false
-		case c == '\\':
-			plain = false
-			sb = append(sb, r.b[start:r.i]...)
-			if r.i+1 >= len(r.b) {
-				return "", false
-			}
-			esc := r.b[r.i+1]
-			r.i += 2
-			switch esc {
-			case '"', '\\', '/':
-				sb = append(sb, esc)
-			case 'b':
-				sb = append(sb, '\b')
-			case 'f':
-				sb = append(sb, '\f')
-			case 'n':
-				sb = append(sb, '\n')
-			case 'r':
-				sb = append(sb, '\r')
-			case 't':
-				sb = append(sb, '\t')
-			case 'u':
-				rn, ok := r.hex4()
-				if !ok || (rn >= 0xD800 && rn < 0xE000) {
-					return "", false
-				}
-				sb = utf8.AppendRune(sb, rn)
-			default:
-				return "", false
-			}
-			start = r.i
-		default:
-			r.i++
-		}
-	}
-	return "", false
-}
-
-func (r *jreader) hex4() (rune, bool) {
-	if r.i+4 > len(r.b) {
-		return 0, false
-	}
-	var v rune
-	for _, c := range r.b[r.i : r.i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			v = v<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	r.i += 4
-	return v, true
+	v, end, ok := jsonscan.String(r.b, r.i, &r.buf)
+	r.i = end
+	return v, ok
 }
 
 // skip reads and discards any value, checking its syntax.
@@ -165,40 +83,10 @@ func (r *jreader) lit(s string) bool {
 	return false
 }
 
-func (r *jreader) digits() int {
-	n := 0
-	for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
-		r.i++
-		n++
-	}
-	return n
-}
-
 func (r *jreader) number() bool {
-	if r.b[r.i] == '-' {
-		r.i++
-	}
-	if r.i < len(r.b) && r.b[r.i] == '0' {
-		r.i++
-	} else if r.digits() == 0 {
-		return false
-	}
-	if r.i < len(r.b) && r.b[r.i] == '.' {
-		r.i++
-		if r.digits() == 0 {
-			return false
-		}
-	}
-	if r.i < len(r.b) && (r.b[r.i] == 'e' || r.b[r.i] == 'E') {
-		r.i++
-		if r.i < len(r.b) && (r.b[r.i] == '+' || r.b[r.i] == '-') {
-			r.i++
-		}
-		if r.digits() == 0 {
-			return false
-		}
-	}
-	return true
+	end, ok := jsonscan.Number(r.b, r.i)
+	r.i = end
+	return ok
 }
 
 // object reads an object, calling field for each key with the reader
