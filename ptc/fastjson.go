@@ -2,10 +2,9 @@ package ptc
 
 import (
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"github.com/ptc-dev/ptc/internal/jsonscan"
 )
 
 // JSON.parse is the engine's: goja's reads tokens through encoding/json's
@@ -15,7 +14,9 @@ import (
 // order, a repeated key keeping its first position, lone surrogate
 // escapes as U+FFFD). Anything it does not handle — a reviver, text that
 // is not valid JSON (so the error is goja's), nesting deeper than
-// maxJSONDepth — goes to goja's parse.
+// maxJSONDepth — goes to goja's parse. Whitespace, numbers and string
+// literals are scanned by internal/jsonscan, as the session log's reader
+// scans them.
 
 // maxJSONDepth bounds the parser's recursion; deeper text goes to goja.
 const maxJSONDepth = 2000
@@ -70,16 +71,7 @@ func (p *jsonParser) document() (goja.Value, bool) {
 	return v, p.i == len(p.s)
 }
 
-func (p *jsonParser) space() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *jsonParser) space() { p.i = jsonscan.Space(p.s, p.i) }
 
 func (p *jsonParser) value() (goja.Value, bool) {
 	if p.i >= len(p.s) {
@@ -221,148 +213,23 @@ func (p *jsonParser) intern(s string) goja.Value {
 }
 
 func (p *jsonParser) number() (goja.Value, bool) {
-	start := p.i
-	if p.s[p.i] == '-' {
-		p.i++
-	}
-	digits := func() int {
-		n := 0
-		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-			p.i++
-			n++
-		}
-		return n
-	}
-	intStart := p.i
-	if digits() == 0 || p.s[intStart] == '0' && p.i-intStart > 1 {
+	end, ok := jsonscan.Number(p.s, p.i)
+	if !ok {
 		return nil, false
 	}
-	if p.i < len(p.s) && p.s[p.i] == '.' {
-		p.i++
-		if digits() == 0 {
-			return nil, false
-		}
-	}
-	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
-		p.i++
-		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
-			p.i++
-		}
-		if digits() == 0 {
-			return nil, false
-		}
-	}
-	f, err := strconv.ParseFloat(p.s[start:p.i], 64)
+	f, err := strconv.ParseFloat(p.s[p.i:end], 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
 			return nil, false
 		}
 	}
+	p.i = end
 	return p.rt.ToValue(f), true
 }
 
 // str reads a string literal at p.i (the opening quote).
 func (p *jsonParser) str() (string, bool) {
-	p.i++
-	start := p.i
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			s := p.s[start:p.i]
-			p.i++
-			return s, true
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			return "", false
-		case c < utf8.RuneSelf:
-			p.i++
-		default:
-			r, n := utf8.DecodeRuneInString(p.s[p.i:])
-			if r == utf8.RuneError && n == 1 {
-				return "", false // not UTF-8: goja's decoder decides
-			}
-			p.i += n
-		}
-	}
-	return "", false
-}
-
-// escaped continues a string literal that has escapes, from start.
-func (p *jsonParser) escaped(start int) (string, bool) {
-	b := append(p.buf[:0], p.s[start:p.i]...)
-	defer func() { p.buf = b[:0] }()
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return string(b), true
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			b = append(b, c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.s) {
-			return "", false
-		}
-		e := p.s[p.i+1]
-		p.i += 2
-		switch e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", false
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if p.i+1 < len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
-					save := p.i
-					p.i += 2
-					if r2, ok = p.hex4(); !ok {
-						return "", false
-					}
-					if utf16.DecodeRune(r, r2) == utf8.RuneError {
-						p.i, r2 = save, -1
-					}
-				}
-				if r2 < 0 {
-					r = utf8.RuneError // as encoding/json (and so goja) decodes a lone surrogate
-				} else {
-					r = utf16.DecodeRune(r, r2)
-				}
-			}
-			b = utf8.AppendRune(b, r)
-		default:
-			return "", false
-		}
-	}
-	return "", false
-}
-
-func (p *jsonParser) hex4() (rune, bool) {
-	if len(p.s)-p.i < 4 {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	p.i += 4
-	return rune(n), true
+	s, end, ok := jsonscan.String(p.s, p.i, &p.buf)
+	p.i = end
+	return s, ok
 }
