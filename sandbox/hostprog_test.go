@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-dev/ptc/internal/sharedtest"
 	"github.com/ptc-dev/ptc/sandbox/hostexec"
 	"github.com/ptc-dev/ptc/sandbox/internal/testguest"
 	"github.com/ptc-dev/ptc/sandbox/proto"
@@ -27,10 +28,7 @@ var (
 func requireBwrap(t testing.TB) {
 	t.Helper()
 	if err := hostexec.NewRunner(hostexec.Config{}).Available(); err != nil {
-		if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("bubblewrap is required: %v", err)
-		}
-		t.Skipf("host programs unavailable: %v", err)
+		sharedtest.Unavailable(t, "host programs unavailable (bubblewrap): %v", err)
 	}
 }
 
@@ -99,20 +97,6 @@ func TestAProgramThePresetDoesNotAllowStays127(t *testing.T) {
 	}
 }
 
-// needTool skips (or, under PTC_REQUIRE_TOOLS=1, fails) without a host
-// program the test drives.
-func needTool(t *testing.T, names ...string) {
-	t.Helper()
-	for _, n := range names {
-		if _, err := exec.LookPath(n); err != nil {
-			if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-				t.Fatalf("%s is required: %v", n, err)
-			}
-			t.Skipf("no %s here", n)
-		}
-	}
-}
-
 // project lays out a small Go module, an npm package and a git repository
 // holding both, committed, in ws.
 func project(t *testing.T, ws string) {
@@ -144,7 +128,7 @@ func project(t *testing.T, ws string) {
 }
 
 func TestTheProjectsToolchainRunsInWorkspaceWrite(t *testing.T) {
-	needTool(t, "git", "go", "node", "npm", "python3")
+	sharedtest.Tools(t, "git", "go", "node", "npm", "python3")
 	h := hostProgs(t)
 	ws, _ := sandboxDir(t)
 	project(t, ws)
@@ -171,7 +155,7 @@ func TestTheProjectsToolchainRunsInWorkspaceWrite(t *testing.T) {
 }
 
 func TestAHostProgramIsConfined(t *testing.T) {
-	needTool(t, "git", "python3")
+	sharedtest.Tools(t, "git", "python3")
 	h := hostProgs(t)
 	ws, outside := sandboxDir(t)
 	project(t, ws)
@@ -258,7 +242,7 @@ func TestReadOnlyModeIsReadOnlyForHostPrograms(t *testing.T) {
 }
 
 func TestGitCommitNeedsGitWrite(t *testing.T) {
-	needTool(t, "git")
+	sharedtest.Tools(t, "git")
 	h := hostProgs(t)
 	ws, _ := sandboxDir(t)
 	project(t, ws)
@@ -291,7 +275,7 @@ func TestAWorkspaceFillByAHostProgramStopsAtTheQuota(t *testing.T) {
 }
 
 func TestTheGuestAndItsHostProgramsShareOnePrivateTmp(t *testing.T) {
-	needTool(t, "python3")
+	sharedtest.Tools(t, "python3")
 	h := hostProgs(t)
 	ws, _ := sandboxDir(t)
 	scope := Scope{Workspace: ws, Mode: WorkspaceWrite}
@@ -340,7 +324,7 @@ func TestAWorkspaceFillByTheGuestStopsAtTheQuotaWithANote(t *testing.T) {
 }
 
 func TestNetworkIsOnlyThereWhenAskedFor(t *testing.T) {
-	needTool(t, "python3")
+	sharedtest.Tools(t, "python3")
 	h := hostProgs(t)
 	ws, _ := sandboxDir(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ptc-dev/ptc/internal/sharedtest"
 )
 
 // checker finds an external compiler. A missing one skips the test, unless
@@ -31,10 +33,7 @@ func checker(t *testing.T, envVar string, candidates ...string) string {
 	if envVar != "" {
 		msg += " (set " + envVar + ")"
 	}
-	if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	sharedtest.Unavailable(t, "%s", msg)
 	return ""
 }
 

@@ -42,8 +42,8 @@ type suiteGroup struct {
 // suiteCase is one instance of one group, and what tsc made of it.
 type suiteCase struct {
 	form, draft, keyword, group, test string
-	valid, compiled             bool
-	tscError                    string // the first error tsc reported on its line
+	valid, compiled                   bool
+	tscError                          string // the first error tsc reported on its line
 }
 
 // suiteFile is one generated module: the SDK, then one call per line.

@@ -9,25 +9,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptc-dev/ptc/internal/sharedtest"
 )
 
 // needHostTools skips (or, under PTC_REQUIRE_TOOLS=1, fails) without
 // bubblewrap and the toolchains the end-to-end host-program tests drive.
 func needHostTools(t *testing.T) {
 	t.Helper()
-	for _, n := range []string{"bwrap", "git", "go", "node", "npm", "python3"} {
-		if _, err := exec.LookPath(n); err != nil {
-			if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-				t.Fatalf("%s is required: %v", n, err)
-			}
-			t.Skipf("no %s here", n)
-		}
-	}
+	sharedtest.Tools(t, "bwrap", "git", "go", "node", "npm", "python3")
 	if out, err := exec.Command("bwrap", "--unshare-all", "--ro-bind", "/", "/", "true").CombinedOutput(); err != nil {
-		if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("bwrap cannot run here: %v %s", err, out)
-		}
-		t.Skipf("bwrap cannot run here: %v %s", err, out)
+		sharedtest.Unavailable(t, "bwrap cannot run here: %v %s", err, out)
 	}
 }
 

@@ -28,11 +28,7 @@ func npmServers(t *testing.T) string {
 		missing = append(missing, "node")
 	}
 	if len(missing) > 0 {
-		msg := "the npm MCP servers are not installed (run scripts/test.sh): missing " + strings.Join(missing, ", ")
-		if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		sharedtest.Unavailable(t, "the npm MCP servers are not installed (run scripts/test.sh): missing %s", strings.Join(missing, ", "))
 	}
 	return dir
 }
@@ -209,8 +205,8 @@ return back.entities.length;`
 			os.MkdirAll(sub, 0o755)
 			os.WriteFile(filepath.Join(sub, "sdk.d.ts"), []byte(sdk), 0o644)
 			os.WriteFile(filepath.Join(sub, "use.ts"), []byte(`async function f() { const r = await tools.mcp__`+map[string]string{
-				"memory": `memory__read_graph(); const n: string = r.entities[0].name; return n; }`,
-				"fs": `fs__list_directory({path: "."}); const s: string = r.content; return s; }`,
+				"memory":     `memory__read_graph(); const n: string = r.entities[0].name; return n; }`,
+				"fs":         `fs__list_directory({path: "."}); const s: string = r.content; return s; }`,
 				"everything": `everything__echo({message: "hi"}); return r; }`}[name]+"\nexport {};\n"), 0o644)
 			tc := exec.Command(tsc, "--strict", "--noEmit", "--target", "es2022", "--lib", "es2022", "sdk.d.ts", "use.ts")
 			tc.Dir = sub

@@ -16,11 +16,7 @@ func Dir(t testing.TB, rel ...string) string {
 	t.Helper()
 	dir := filepath.Join(append([]string{ModuleRoot(t), "..", "shared"}, rel...)...)
 	if _, err := os.Stat(dir); err != nil {
-		msg := "the shared test material is not at " + dir
-		if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		Unavailable(t, "the shared test material is not at %s", dir)
 	}
 	return dir
 }

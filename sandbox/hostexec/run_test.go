@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptc-dev/ptc/internal/sharedtest"
 )
 
 // runner returns a Runner with a HOME of its own, skipping the test when
@@ -17,10 +19,7 @@ func runner(t *testing.T) *Runner {
 	t.Helper()
 	r := NewRunner(Config{Home: t.TempDir()})
 	if err := r.Available(); err != nil {
-		if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("bwrap is required: %v", err)
-		}
-		t.Skipf("no bwrap here: %v", err)
+		sharedtest.Unavailable(t, "bwrap cannot run here: %v", err)
 	}
 	return r
 }
