@@ -1,55 +1,16 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-)
 
-// treeHash hashes names, modes and contents under dir, leaving out the
-// lock files (each opener writes its pid into "owner", and the shared
-// lock of readers is taken on it): everything the session holds.
-func treeHash(t *testing.T, dir string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if d.Name() == "owner" {
-			return nil
-		}
-		line := p + " " + info.Mode().String()
-		if info.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(b)
-			line += " " + hex.EncodeToString(sum[:])
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:])
-}
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
+)
 
 // noCrash fails when a command's stderr shows a Go panic or fatal error.
 func noCrash(t *testing.T, what, stderr string) {
@@ -61,14 +22,9 @@ func noCrash(t *testing.T, what, stderr string) {
 	}
 }
 
-// storeFiles returns the files of one session's store matching glob.
+// storeGlob returns the first file of one session's store matching glob.
 func storeGlob(t *testing.T, home, id, glob string) string {
-	t.Helper()
-	m, _ := filepath.Glob(filepath.Join(home, "sessions", id, "log", glob))
-	if len(m) == 0 {
-		t.Fatalf("no %s in session %s", glob, id)
-	}
-	return m[0]
+	return sessiontest.StoreFile(t, filepath.Join(home, "sessions", id), glob)
 }
 
 func TestDamagedStoresThroughTheCLI(t *testing.T) {
@@ -106,7 +62,7 @@ func TestDamagedStoresThroughTheCLI(t *testing.T) {
 			id := parseFinal(t, c.ok("run", "--model", hello, "--output", "json", "hello")).SessionID
 			d.damage(t, c.home, id)
 			dir := filepath.Join(c.home, "sessions", id)
-			before := treeHash(t, dir)
+			before := sessiontest.TreeHash(t, dir, "owner")
 			for _, args := range [][]string{
 				{"run", "--resume", id, "hello again"},
 				{"session", "show", id},
@@ -124,30 +80,18 @@ func TestDamagedStoresThroughTheCLI(t *testing.T) {
 				t.Fatalf("ptc sessions: exit %d\n%s%s", code, out, errs)
 			}
 			c.ok("run", "--model", hello, "other sessions still work")
-			if treeHash(t, dir) != before {
+			if sessiontest.TreeHash(t, dir, "owner") != before {
 				t.Fatal("the damaged session's files were changed")
 			}
 		})
 	}
 }
 
-// mountTmpfs mounts a tmpfs of the given size, or skips when this test
-// may not mount (it needs root).
-func mountTmpfs(t *testing.T, size string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size+",mode=0700"); err != nil {
-		t.Skipf("cannot mount a tmpfs here (%v); runtime/session covers these faults with a faked probe", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
-	return dir
-}
-
 func TestEnvironmentFaultsThroughTheCLI(t *testing.T) {
 	hello := "script:" + examplePath(t, "hello.json")
 	t.Run("a read-only home says so and still lists and shows", func(t *testing.T) {
 		c := newCLI(t)
-		c.home = mountTmpfs(t, "32m")
+		c.home = sessiontest.MountTmpfs(t, "32m")
 		id := parseFinal(t, c.ok("run", "--model", hello, "--output", "json", "hello")).SessionID
 		if err := syscall.Mount("tmpfs", c.home, "tmpfs", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
 			t.Fatal(err)
@@ -171,14 +115,14 @@ func TestEnvironmentFaultsThroughTheCLI(t *testing.T) {
 		if err := os.Chown(c.home, 65534, 65534); err != nil {
 			t.Fatal(err)
 		}
-		before := treeHash(t, filepath.Join(c.home, "sessions"))
+		before := sessiontest.TreeHash(t, filepath.Join(c.home, "sessions"), "owner")
 		_, errs, code := c.run("run", "--resume", id, "hello")
 		noCrash(t, "run", errs)
 		if code == 0 || !strings.Contains(errs, "belongs to another user (uid 65534") {
 			t.Fatalf("resume in another user's home: exit %d, %q", code, errs)
 		}
 		c.ok("session", "show", id)
-		if treeHash(t, filepath.Join(c.home, "sessions")) != before {
+		if sessiontest.TreeHash(t, filepath.Join(c.home, "sessions"), "owner") != before {
 			t.Fatal("files changed in another user's home")
 		}
 	})
@@ -192,7 +136,7 @@ func TestEnvironmentFaultsThroughTheCLI(t *testing.T) {
 		if err := os.Chmod(c.home, 0o711); err != nil { // others may reach the binary's files, not the sessions
 			t.Fatal(err)
 		}
-		before := treeHash(t, filepath.Join(c.home, "sessions"))
+		before := sessiontest.TreeHash(t, filepath.Join(c.home, "sessions"), "owner")
 		cmd := c.command("run", "--resume", id, "--model", hello, "hello")
 		cmd.Args = append([]string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", ptcBin}, cmd.Args[1:]...)
 		cmd.Path = setpriv
@@ -202,13 +146,13 @@ func TestEnvironmentFaultsThroughTheCLI(t *testing.T) {
 		if !strings.Contains(string(out), "permission denied") || strings.Contains(string(out), "corrupt") {
 			t.Fatalf("run as another user: %s", out)
 		}
-		if treeHash(t, filepath.Join(c.home, "sessions")) != before {
+		if sessiontest.TreeHash(t, filepath.Join(c.home, "sessions"), "owner") != before {
 			t.Fatal("files changed")
 		}
 	})
 	t.Run("a full disk fails the run cleanly and the session resumes once there is room", func(t *testing.T) {
 		c := newCLI(t, "PTC_TEST_TOOLS=1")
-		c.home = mountTmpfs(t, "12m")
+		c.home = sessiontest.MountTmpfs(t, "12m")
 		// Fill the disk until a few MB are left: less than the reserve.
 		pad := filepath.Join(c.home, "pad")
 		start := time.Now()
@@ -222,7 +166,7 @@ func TestEnvironmentFaultsThroughTheCLI(t *testing.T) {
 		if err := os.WriteFile(pad, make([]byte, free-3<<20), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		before := treeHash(t, filepath.Join(c.home, "sessions", id))
+		before := sessiontest.TreeHash(t, filepath.Join(c.home, "sessions", id), "owner")
 		start = time.Now()
 		_, errs, code := c.run("run", "--resume", id, "hello again")
 		t.Logf("refused in %v", time.Since(start))
@@ -230,7 +174,7 @@ func TestEnvironmentFaultsThroughTheCLI(t *testing.T) {
 		if code == 0 || !strings.Contains(errs, "no space left") {
 			t.Fatalf("run on a full disk: exit %d, %q", code, errs)
 		}
-		if treeHash(t, filepath.Join(c.home, "sessions", id)) != before {
+		if sessiontest.TreeHash(t, filepath.Join(c.home, "sessions", id), "owner") != before {
 			t.Fatal("a refused resume changed the session's files")
 		}
 		if err := os.Remove(pad); err != nil {

@@ -2,63 +2,19 @@ package session_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
-
-// dirHash hashes every name, mode, size and content under dir, so a test
-// can prove nothing was deleted or rewritten.
-func dirHash(t *testing.T, dir string) string {
-	t.Helper()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		line := p + " " + info.Mode().String()
-		if !d.IsDir() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(b)
-			line += " " + hex.EncodeToString(sum[:])
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	must(t, err)
-	sort.Strings(lines)
-	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:])
-}
-
-// storeFile returns the first file of the session's store matching glob.
-func storeFile(t *testing.T, cat *session.Catalog, id, glob string) string {
-	t.Helper()
-	m, err := filepath.Glob(filepath.Join(cat.SessionDir(id), "log", glob))
-	must(t, err)
-	if len(m) == 0 {
-		t.Fatalf("no %s in the store of %s", glob, id)
-	}
-	return m[0]
-}
 
 func TestADamagedStoreIsNamedAndLeftAsItWas(t *testing.T) {
 	ctx := context.Background()
@@ -68,19 +24,19 @@ func TestADamagedStoreIsNamedAndLeftAsItWas(t *testing.T) {
 		want   string
 	}{
 		{"a deleted MANIFEST", func(t *testing.T, cat *session.Catalog, id string) {
-			must(t, os.Remove(storeFile(t, cat, id, "MANIFEST")))
+			must(t, os.Remove(sessiontest.StoreFile(t, cat.SessionDir(id), "MANIFEST")))
 		}, "MANIFEST file is missing"},
 		{"a MANIFEST of garbage", func(t *testing.T, cat *session.Catalog, id string) {
-			must(t, os.WriteFile(storeFile(t, cat, id, "MANIFEST"), []byte("garbage"), 0o600))
+			must(t, os.WriteFile(sessiontest.StoreFile(t, cat.SessionDir(id), "MANIFEST"), []byte("garbage"), 0o600))
 		}, "MANIFEST cannot be read"},
 		{"a truncated table", func(t *testing.T, cat *session.Catalog, id string) {
-			p := storeFile(t, cat, id, "*.sst")
+			p := sessiontest.StoreFile(t, cat.SessionDir(id), "*.sst")
 			st, err := os.Stat(p)
 			must(t, err)
 			must(t, os.Truncate(p, st.Size()/2))
 		}, "fails its check"},
 		{"edited bytes inside a table", func(t *testing.T, cat *session.Catalog, id string) {
-			p := storeFile(t, cat, id, "*.sst")
+			p := sessiontest.StoreFile(t, cat.SessionDir(id), "*.sst")
 			b, err := os.ReadFile(p)
 			must(t, err)
 			for i := 100; i < 140; i++ {
@@ -89,12 +45,12 @@ func TestADamagedStoreIsNamedAndLeftAsItWas(t *testing.T) {
 			must(t, os.WriteFile(p, b, 0o644))
 		}, "fails its check"},
 		{"a table the MANIFEST does not list", func(t *testing.T, cat *session.Catalog, id string) {
-			b, err := os.ReadFile(storeFile(t, cat, id, "*.sst"))
+			b, err := os.ReadFile(sessiontest.StoreFile(t, cat.SessionDir(id), "*.sst"))
 			must(t, err)
 			must(t, os.WriteFile(filepath.Join(cat.SessionDir(id), "log", "000099.sst"), b, 0o644))
 		}, "not listed in its MANIFEST"},
 		{"a missing table", func(t *testing.T, cat *session.Catalog, id string) {
-			must(t, os.Remove(storeFile(t, cat, id, "*.sst")))
+			must(t, os.Remove(sessiontest.StoreFile(t, cat.SessionDir(id), "*.sst")))
 		}, "is missing"},
 	}
 	for _, d := range damages {
@@ -105,7 +61,7 @@ func TestADamagedStoreIsNamedAndLeftAsItWas(t *testing.T) {
 			id := o.Header().ID
 			must(t, o.Close())
 			d.damage(t, cat, id)
-			before := dirHash(t, cat.SessionDir(id))
+			before := sessiontest.TreeHash(t, cat.SessionDir(id))
 
 			_, err := cat.Open(ctx, id, session.LogOptions{})
 			if !errors.Is(err, session.ErrCorrupt) || !strings.Contains(err.Error(), d.want) || !strings.Contains(err.Error(), id) {
@@ -117,7 +73,7 @@ func TestADamagedStoreIsNamedAndLeftAsItWas(t *testing.T) {
 			if s := mustFind(t, cat, id); s.Events != int64(len(benchSession)) {
 				t.Fatalf("the listing lost the session's record: %+v", s)
 			}
-			if after := dirHash(t, cat.SessionDir(id)); after != before {
+			if after := sessiontest.TreeHash(t, cat.SessionDir(id)); after != before {
 				t.Fatal("the damaged session's files were changed")
 			}
 			other := writeBenchSession(t, cat, "/w")

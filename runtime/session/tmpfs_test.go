@@ -13,19 +13,8 @@ import (
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
-
-// mountTmpfs mounts a tmpfs of size bytes on a new directory, or skips
-// when this process may not mount.
-func mountTmpfs(t *testing.T, size string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size); err != nil {
-		t.Skipf("cannot mount a tmpfs here (%v); the faked full disk test covers the logic", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
-	return dir
-}
 
 // fillEnv makes the test binary append 20 kB events to a new session in
 // the home it names until an append fails, then close; it prints the
@@ -54,7 +43,7 @@ func init() {
 }
 
 func TestARealFullDiskNeverKillsTheWriter(t *testing.T) {
-	home := mountTmpfs(t, "12m")
+	home := sessiontest.MountTmpfs(t, "12m")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), fillEnv+"="+home)
 	out, err := cmd.CombinedOutput()
@@ -86,7 +75,7 @@ func TestARealFullDiskNeverKillsTheWriter(t *testing.T) {
 }
 
 func TestAReadOnlyHomeIsNamedAsSuch(t *testing.T) {
-	home := mountTmpfs(t, "16m")
+	home := sessiontest.MountTmpfs(t, "16m")
 	cat := session.NewCatalog(home)
 	o := writeBenchSession(t, cat, "/w")
 	id := o.Header().ID
@@ -121,7 +110,7 @@ func TestAHomeOfAnotherUserIsNotWrittenTo(t *testing.T) {
 	must(t, o.Close())
 	must(t, os.Chown(home, 65534, 65534))
 	ctx := context.Background()
-	before := dirHash(t, home)
+	before := sessiontest.TreeHash(t, home)
 	_, err := session.NewCatalog(home).Create(ctx, session.Header{}, session.LogOptions{})
 	if !errors.Is(err, session.ErrPermission) || !strings.Contains(err.Error(), "belongs to another user (uid 65534") {
 		t.Fatalf("create in another user's home: %v", err)
@@ -129,7 +118,7 @@ func TestAHomeOfAnotherUserIsNotWrittenTo(t *testing.T) {
 	if _, err := session.NewCatalog(home).Open(ctx, id, session.LogOptions{}); !errors.Is(err, session.ErrPermission) {
 		t.Fatalf("resume in another user's home: %v", err)
 	}
-	if dirHash(t, home) != before {
+	if sessiontest.TreeHash(t, home) != before {
 		t.Fatal("files were written into another user's home")
 	}
 	if ld, err := session.NewCatalog(home).Load(ctx, id); err != nil || len(ld.Events) != len(benchSession) {
