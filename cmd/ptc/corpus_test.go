@@ -16,43 +16,33 @@ import (
 // what the case says must come out: exit status, error text, the
 // requests the server saw and the answers in the session log.
 func TestWireCorpusThroughTheBinary(t *testing.T) {
-	cases, err := wirecorpus.Load(wirecorpus.Dir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			srv := wirecorpus.Serve(t, c)
-			cl := newCLI(t, "PTC_TEST_RETRY_DELAY=1ms")
-			var obs wirecorpus.Observed
-			id := ""
-			for i, turn := range c.Turns {
-				args := []string{"run", "--base-url", srv.URL, "--model", c.Model, "--approval", "never", "--output", "json"}
-				if i > 0 {
-					args = append(args, "--resume", id)
-				}
-				out, errs, code := cl.run(append(args, turn)...)
-				obs.Output += out + errs
-				var final struct {
-					SessionID string `json:"session_id"`
-				}
-				if json.Unmarshal([]byte(out), &final) == nil && final.SessionID != "" {
-					id = final.SessionID
-				}
-				if code != 0 {
-					obs.Exit = code
-					break
-				}
+	wirecorpus.Replay(t, func(t *testing.T, c wirecorpus.Case, url string) wirecorpus.Observed {
+		cl := newCLI(t, "PTC_TEST_RETRY_DELAY=1ms")
+		var obs wirecorpus.Observed
+		id := ""
+		for i, turn := range c.Turns {
+			args := []string{"run", "--base-url", url, "--model", c.Model, "--approval", "never", "--output", "json"}
+			if i > 0 {
+				args = append(args, "--resume", id)
 			}
-			obs.Requests = srv.Requests()
-			if id != "" {
-				obs.Messages, obs.Streamed = answers(t, cl.show(id).Events)
+			out, errs, code := cl.run(append(args, turn)...)
+			obs.Output += out + errs
+			var final struct {
+				SessionID string `json:"session_id"`
 			}
-			for _, problem := range c.Check(obs) {
-				t.Error(problem)
+			if json.Unmarshal([]byte(out), &final) == nil && final.SessionID != "" {
+				id = final.SessionID
 			}
-		})
-	}
+			if code != 0 {
+				obs.Exit = code
+				break
+			}
+		}
+		if id != "" {
+			obs.Messages, obs.Streamed = answers(t, cl.show(id).Events)
+		}
+		return obs
+	})
 }
 
 // answers reads a session log as the corpus checks see it: the recorded

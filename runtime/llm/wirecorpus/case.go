@@ -160,3 +160,27 @@ func (r Reply) turn(dir string) (llmtest.Turn, error) {
 	}
 	return turn, nil
 }
+
+// Replay runs every case of the corpus (from Dir, so it skips or fails
+// as Dir does) as a subtest of t named for the case: it starts the case's
+// replay server, lets play drive ptc — the adapter or the built binary —
+// against the server's URL and say what came out, adds the requests the
+// server saw, and reports every way that differs from the case's
+// expectations as an error of the subtest.
+func Replay(t *testing.T, play func(t *testing.T, c Case, url string) Observed) {
+	t.Helper()
+	cases, err := Load(Dir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			srv := Serve(t, c)
+			obs := play(t, c, srv.URL)
+			obs.Requests = srv.Requests()
+			for _, problem := range c.Check(obs) {
+				t.Error(problem)
+			}
+		})
+	}
+}

@@ -16,9 +16,9 @@
 // the way the agent loop does) and on the built ptc binary (cmd/ptc's
 // corpus test), each against a replay server from Serve over loopback.
 //
-//	dir := wirecorpus.Dir(t)          // skips if absent; fails under PTC_REQUIRE_TOOLS=1
-//	cases, _ := wirecorpus.Load(dir)
-//	srv := wirecorpus.Serve(t, c)     // an llmtest.Server replaying c's replies
-//	… run ptc against srv.URL, fill an Observed …
-//	problems := c.Check(obs)
+//	wirecorpus.Replay(t, func(t *testing.T, c wirecorpus.Case, url string) wirecorpus.Observed {
+//		… run ptc against url (a replay server of c's replies), fill an Observed …
+//	}) // one subtest per case; skips without the corpus, fails under PTC_REQUIRE_TOOLS=1
+//
+// Dir, Load, Serve and Case.Check are the pieces Replay is made of.
 package wirecorpus
