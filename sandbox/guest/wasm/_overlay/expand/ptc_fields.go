@@ -227,6 +227,10 @@ func (s *splitter) dblQuoted(dq *syntax.DblQuoted) error {
 func (s *splitter) dquoteParts(parts []syntax.WordPart) (empty bool, err error) {
 	cfg := s.cfg
 	for _, wp := range parts {
+		if lit, ok := wp.(*syntax.Lit); ok && strings.IndexByte(lit.Value, '\\') < 0 && strings.IndexByte(lit.Value, 0) < 0 {
+			s.keep(lit.Value, quoteDouble) // what wordField makes of it, without its slices
+			continue
+		}
 		pe, ok := wp.(*syntax.ParamExp)
 		if !ok {
 			field, err := cfg.wordField([]syntax.WordPart{wp}, quoteDouble)

@@ -28,6 +28,9 @@ func LiteralAssign(cfg *Config, word *syntax.Word) (string, error) {
 // literal text (at offset start of the first part, or right after a ':')
 // replaced by the home directory it names, as a quoted part.
 func (cfg *Config) assignTildes(parts []syntax.WordPart, start int) []syntax.WordPart {
+	if !litHasTilde(parts) {
+		return parts // the usual case, without a copy of the parts
+	}
 	var out []syntax.WordPart
 	changed := false
 	for i, wp := range parts {
@@ -88,4 +91,14 @@ func assignmentLike(parts []syntax.WordPart) (int, bool) {
 		return 0, false
 	}
 	return len(name) + 1, true
+}
+
+// litHasTilde reports whether a literal part of parts holds a tilde.
+func litHasTilde(parts []syntax.WordPart) bool {
+	for _, wp := range parts {
+		if lit, ok := wp.(*syntax.Lit); ok && strings.IndexByte(lit.Value, '~') >= 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -16,7 +16,9 @@ const maxFuncDepth = 4096
 // top-level command.
 func (r *Runner) enterFunc(name string) bool {
 	limit := maxFuncDepth
-	if n, err := strconv.Atoi(r.envGet("FUNCNEST")); err == nil && n > 0 && n < limit {
+	if v := r.envGet("FUNCNEST"); v == "" {
+		// unset, the usual case: Atoi("") would allocate its error
+	} else if n, err := strconv.Atoi(v); err == nil && n > 0 && n < limit {
 		limit = n
 	}
 	if r.ptc.funcDepth >= limit {
