@@ -26,10 +26,6 @@ func scriptJSON(t *testing.T, body map[string]any) string {
 
 func calls(cs ...map[string]any) map[string]any { return map[string]any{"tool_calls": cs} }
 
-func tc(name string, args map[string]any) map[string]any {
-	return map[string]any{"name": name, "arguments": args}
-}
-
 func reply(text string) map[string]any { return map[string]any{"text": text} }
 
 // results maps call ids to their tool/result.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -214,11 +213,3 @@ func changeTrust(open func() (*harness.Home, string, []mcp.Server, error), names
 	return nil
 }
 
-// mcpServerJSON is how `ptc tools --output json` names a tool's server.
-func mcpServerJSON(t tools.Tool) json.RawMessage {
-	if s, ok := mcp.ServerOf(t); ok {
-		b, _ := json.Marshal(s)
-		return b
-	}
-	return nil
-}

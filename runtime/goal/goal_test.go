@@ -111,13 +111,13 @@ func TestWhoMayChangeAGoal(t *testing.T) {
 		l.k.Change(l.Emit, Request{Action: ActionCreate, Objective: "ship it", By: ByUser})
 		l.turn(true)
 		l.endTurn()
-		g, _ := l.k.Change(l.Emit, Request{Action: ActionPause, By: ByUser})
+		l.k.Change(l.Emit, Request{Action: ActionPause, By: ByUser})
 		if _, ok, _ := l.k.StartRound(l.Emit); ok {
 			t.Fatal("a paused goal started a round")
 		}
 		l.k.Change(l.Emit, Request{Action: ActionResume, By: ByUser})
 		l.turn(true)
-		g, _ = l.k.Change(l.Emit, Request{Action: ActionPause, By: ByUser}) // the user pauses it during the round
+		g, _ := l.k.Change(l.Emit, Request{Action: ActionPause, By: ByUser}) // the user pauses it during the round
 		if res := l.call(t, UpdateName, update(g, "resume", "")); !res.IsError || !strings.Contains(res.Content, "goal round cannot resume") {
 			t.Fatalf("%q", res.Content)
 		}

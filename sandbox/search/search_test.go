@@ -245,10 +245,7 @@ func TestAnOverlongLineIsSearchedInItsFirstPart(t *testing.T) {
 // lineByLine is the reference: the expression run on each line alone.
 func lineByLine(re *regexp.Regexp, content string) []int {
 	var lines []int
-	body := content
-	if strings.HasSuffix(body, "\n") {
-		body = body[:len(body)-1]
-	}
+	body := strings.TrimSuffix(content, "\n")
 	if body == "" && content == "" {
 		return nil
 	}
