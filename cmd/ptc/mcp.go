@@ -212,4 +212,3 @@ func changeTrust(open func() (*harness.Home, string, []mcp.Server, error), names
 	}
 	return nil
 }
-
