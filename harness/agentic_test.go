@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -70,21 +71,6 @@ func openAgentic(t *testing.T, home *harness.Home, ws, model string, mut func(*h
 	return s
 }
 
-func eventsOf[T any](t *testing.T, events []session.Event, typ string) []T {
-	t.Helper()
-	var out []T
-	for _, e := range events {
-		if e.Type == typ {
-			var v T
-			if err := json.Unmarshal(e.Data, &v); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 func TestAGoalRunsRoundsUntilTheAgentCompletesIt(t *testing.T) {
 	home, ws := agenticHome(t)
 	model := script(t, map[string]any{"replies": []any{
@@ -107,11 +93,11 @@ func TestAGoalRunsRoundsUntilTheAgentCompletesIt(t *testing.T) {
 	if g.Status != session.GoalComplete || g.Rounds != 3 {
 		t.Fatalf("%+v", g)
 	}
-	rounds := eventsOf[session.GoalRound](t, s.Events(), session.TypeGoalRound)
+	rounds := sessiontest.DataOf[session.GoalRound](t, s.Events(), session.TypeGoalRound)
 	if len(rounds) != 3 || rounds[2].Round != 3 || rounds[2].MaxRounds != 10 {
 		t.Fatalf("rounds %+v", rounds)
 	}
-	msgs := eventsOf[session.UserMessage](t, s.Events(), session.TypeUserMessage)
+	msgs := sessiontest.DataOf[session.UserMessage](t, s.Events(), session.TypeUserMessage)
 	if len(msgs) != 3 || msgs[0].Source.Name != "goal" || !strings.Contains(msgs[1].Content[0].Text, "round 2 of 10") || !strings.Contains(msgs[1].Content[0].Text, "make the tests pass") {
 		t.Fatalf("round prompts %+v", msgs)
 	}
@@ -150,7 +136,7 @@ func TestTheRoundCapEndsAGoalAndAResumedSessionContinuesOne(t *testing.T) {
 	if g.Status != session.GoalMaxRounds || g.Rounds != 4 {
 		t.Fatalf("%+v", g)
 	}
-	ups := eventsOf[session.GoalChange](t, r.Events(), session.TypeGoalUpdate)
+	ups := sessiontest.DataOf[session.GoalChange](t, r.Events(), session.TypeGoalUpdate)
 	if last := ups[len(ups)-1]; last.Action != "max-rounds" || last.By != "runtime" {
 		t.Fatalf("%+v", last)
 	}
@@ -175,7 +161,7 @@ func TestAGoalRoundCannotRaiseItsCapNorResumeAPausedGoal(t *testing.T) {
 	if _, err := s.RunGoal(ctx); err != nil {
 		t.Fatal(err)
 	}
-	results := eventsOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
+	results := sessiontest.DataOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
 	if len(results) != 3 {
 		t.Fatalf("%d results", len(results))
 	}
@@ -205,7 +191,7 @@ func TestTheUserSetsGoalsAndTheAgentMayInAUserTurn(t *testing.T) {
 	if err != nil || out.Text != "finished" {
 		t.Fatalf("%+v %v", out, err)
 	}
-	creates := eventsOf[session.GoalChange](t, s.Events(), session.TypeGoalCreate)
+	creates := sessiontest.DataOf[session.GoalChange](t, s.Events(), session.TypeGoalCreate)
 	if len(creates) != 1 || creates[0].By != "agent" || creates[0].Turn != "user" {
 		t.Fatalf("%+v", creates)
 	}
@@ -238,26 +224,26 @@ func TestPlanModeSwitchesAndExitPlanModeApproves(t *testing.T) {
 	if err != nil || out.Text != "rework it" || !s.PlanMode() {
 		t.Fatalf("after feedback: %+v %v plan=%v", out, err, s.PlanMode())
 	}
-	res := eventsOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
+	res := sessiontest.DataOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
 	if !res[0].IsError || !strings.Contains(res[0].Content[0].Text, "cover the error path too") {
 		t.Fatalf("%+v", res[0])
 	}
 	if out, err = s.Run(ctx, "try again"); err != nil || s.PlanMode() {
 		t.Fatalf("after approval: %+v %v plan=%v", out, err, s.PlanMode())
 	}
-	modes := eventsOf[session.PlanMode](t, s.Events(), session.TypePlanMode)
+	modes := sessiontest.DataOf[session.PlanMode](t, s.Events(), session.TypePlanMode)
 	if len(modes) != 2 || !modes[0].Active || modes[0].By != "user" || modes[1].Active || modes[1].Plan != plan {
 		t.Fatalf("%+v", modes)
 	}
-	todos := eventsOf[session.TodoWrite](t, s.Events(), session.TypeTodoWrite)
+	todos := sessiontest.DataOf[session.TodoWrite](t, s.Events(), session.TypeTodoWrite)
 	if len(todos) != 1 || len(todos[0].Todos) != 2 || todos[0].Todos[1].Content != "step two" {
 		t.Fatalf("%+v", todos)
 	}
 	must(t, s.SetPlanMode(ctx, true))
-	if !s.PlanMode() || len(eventsOf[session.PlanMode](t, s.Events(), session.TypePlanMode)) != 3 {
+	if !s.PlanMode() || len(sessiontest.DataOf[session.PlanMode](t, s.Events(), session.TypePlanMode)) != 3 {
 		t.Fatal("/plan did not switch it on again")
 	}
-	if hs := eventsOf[session.RequestHeader](t, s.Events(), session.TypeRequestHeader); len(hs) != 1 {
+	if hs := sessiontest.DataOf[session.RequestHeader](t, s.Events(), session.TypeRequestHeader); len(hs) != 1 {
 		t.Fatalf("plan mode changed the system text or the tools: %d request/header events", len(hs))
 	}
 }
@@ -275,7 +261,7 @@ func TestAHeadlessPlanStopsTheRun(t *testing.T) {
 	if err != nil || out.Reason != session.ReasonBlocked || !s.PlanStopped() || !s.PlanMode() {
 		t.Fatalf("%+v %v stopped=%v", out, err, s.PlanStopped())
 	}
-	if n := len(eventsOf[session.AssistantMessage](t, s.Events(), session.TypeAssistantMessage)); n != 1 {
+	if n := len(sessiontest.DataOf[session.AssistantMessage](t, s.Events(), session.TypeAssistantMessage)); n != 1 {
 		t.Fatalf("%d model answers; the run must stop right after the plan", n)
 	}
 }
@@ -313,7 +299,7 @@ func TestUserInputGoesAheadOfTheNextGoalRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	var order []string
-	for _, m := range eventsOf[session.UserMessage](t, s.Events(), session.TypeUserMessage) {
+	for _, m := range sessiontest.DataOf[session.UserMessage](t, s.Events(), session.TypeUserMessage) {
 		order = append(order, m.Source.Kind+":"+m.Content[0].Text[:10])
 	}
 	want := []string{"plugin:Goal round", "user:what are y", "plugin:Goal round"}

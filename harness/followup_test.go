@@ -10,13 +10,14 @@ import (
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // userTexts are the texts of the user's own messages, in log order.
 func userTexts(t *testing.T, events []session.Event) []string {
 	t.Helper()
 	var out []string
-	for _, m := range eventsOf[session.UserMessage](t, events, session.TypeUserMessage) {
+	for _, m := range sessiontest.DataOf[session.UserMessage](t, events, session.TypeUserMessage) {
 		if m.Source.Kind == "user" {
 			out = append(out, m.Content[0].Text)
 		}
@@ -98,7 +99,7 @@ func TestRequestHeaderReasons(t *testing.T) {
 	ctx := context.Background()
 	reasons := func(t *testing.T, s *harness.Session) []string {
 		var out []string
-		for _, h := range eventsOf[session.RequestHeader](t, s.Events(), session.TypeRequestHeader) {
+		for _, h := range sessiontest.DataOf[session.RequestHeader](t, s.Events(), session.TypeRequestHeader) {
 			out = append(out, h.Reason)
 		}
 		return out

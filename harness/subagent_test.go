@@ -7,6 +7,7 @@ import (
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 func sub(prompt string, extra map[string]any) map[string]any {
@@ -31,12 +32,12 @@ func TestASubagentIsItsOwnSessionAndOnlyItsAnswerComesBack(t *testing.T) {
 	if err != nil || out.Text != "the child says 42" {
 		t.Fatalf("%+v %v", out, err)
 	}
-	res := eventsOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
+	res := sessiontest.DataOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
 	if len(res) != 1 || res[0].IsError || res[0].Content[0].Text != "42 words" {
 		t.Fatalf("the parent must get the child's final answer alone: %+v", res)
 	}
-	starts := eventsOf[session.SubagentStart](t, s.Events(), session.TypeSubagentStart)
-	ends := eventsOf[session.SubagentEnd](t, s.Events(), session.TypeSubagentEnd)
+	starts := sessiontest.DataOf[session.SubagentStart](t, s.Events(), session.TypeSubagentStart)
+	ends := sessiontest.DataOf[session.SubagentEnd](t, s.Events(), session.TypeSubagentEnd)
 	if len(starts) != 1 || len(ends) != 1 || ends[0].Status != "completed" || ends[0].Child != starts[0].Child || starts[0].Depth != 1 {
 		t.Fatalf("%+v %+v", starts, ends)
 	}
@@ -48,7 +49,7 @@ func TestASubagentIsItsOwnSessionAndOnlyItsAnswerComesBack(t *testing.T) {
 	if h.Parent != s.ID() || h.ParentCall != starts[0].CallID || h.Depth != 1 || h.Workspace != ws || h.Approval != "never" {
 		t.Fatalf("child header %+v", h)
 	}
-	if got := eventsOf[session.ToolCall](t, ld.Events, session.TypeToolCall); len(got) != 1 || got[0].Name != "get_goal" {
+	if got := sessiontest.DataOf[session.ToolCall](t, ld.Events, session.TypeToolCall); len(got) != 1 || got[0].Name != "get_goal" {
 		t.Fatalf("the child's own log: %+v", got)
 	}
 	kids, err := home.Children(context.Background(), s.ID())
@@ -95,7 +96,7 @@ func TestSubagentsNestThreeDeepAndNoFurther(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := eventsOf[session.ToolResult](t, ld.Events, session.TypeToolResult)
+	res := sessiontest.DataOf[session.ToolResult](t, ld.Events, session.TypeToolResult)
 	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].Content[0].Text, "at most 3 deep") {
 		t.Fatalf("depth 4 must be refused: %+v", res)
 	}
@@ -121,7 +122,7 @@ func TestABackgroundSubagentIsAnnouncedAndSettleWaitsForIt(t *testing.T) {
 	if err != nil || out.Text != "started it" {
 		t.Fatalf("%+v %v", out, err)
 	}
-	res := eventsOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
+	res := sessiontest.DataOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
 	if !strings.Contains(res[0].Content[0].Text, "running in the background") {
 		t.Fatalf("%q", res[0].Content[0].Text)
 	}
@@ -129,12 +130,12 @@ func TestABackgroundSubagentIsAnnouncedAndSettleWaitsForIt(t *testing.T) {
 	if err != nil || !ran || out.Text != "read the notice" {
 		t.Fatalf("settle: %+v ran=%v %v", out, ran, err)
 	}
-	msgs := eventsOf[session.UserMessage](t, s.Events(), session.TypeUserMessage)
+	msgs := sessiontest.DataOf[session.UserMessage](t, s.Events(), session.TypeUserMessage)
 	last := msgs[len(msgs)-1]
 	if last.Source.Name != "subagent" || !strings.Contains(last.Content[0].Text, "finished: completed") {
 		t.Fatalf("notice %+v", last)
 	}
-	res = eventsOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
+	res = sessiontest.DataOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
 	if list := res[len(res)-1].Content[0].Text; !strings.Contains(list, "completed") || !strings.Contains(list, "(background)") {
 		t.Fatalf("agent_list: %q", list)
 	}
@@ -172,7 +173,7 @@ func TestSubagentsOfOneStepRunConcurrently(t *testing.T) {
 	if out, err := s.Run(context.Background(), "fan out"); err != nil || out.Text != "merged" {
 		t.Fatalf("%+v %v", out, err)
 	}
-	res := eventsOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
+	res := sessiontest.DataOf[session.ToolResult](t, s.Events(), session.TypeToolResult)
 	for i, n := range []string{"one", "two", "three"} {
 		if res[i].Content[0].Text != "answer "+n {
 			t.Fatalf("result %d: %+v", i, res[i])

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // scriptJSON writes a whole scripted-model file (replies, agents lanes).
@@ -31,8 +32,8 @@ func reply(text string) map[string]any { return map[string]any{"text": text} }
 // results maps call ids to their tool/result.
 func results(t *testing.T, events []session.Event) map[string]session.ToolResult {
 	out := map[string]session.ToolResult{}
-	for _, e := range ofType(events, session.TypeToolResult) {
-		r := decodeAs[session.ToolResult](t, e)
+	for _, e := range sessiontest.OfType(events, session.TypeToolResult) {
+		r := sessiontest.Decode[session.ToolResult](t, e)
 		out[r.CallID] = r
 	}
 	return out
@@ -99,7 +100,7 @@ func TestPlanModeIsEnforcedInEveryToolAndTier(t *testing.T) {
 		t.Errorf("read and grep must work: %q / %q", resultText(res["read"]), resultText(res["grep"]))
 	}
 	assertFiles(t, ws, map[string]string{"a.txt": "alpha\n", "d.go": "package   main\n"}, "b.txt", "c.txt", "e.txt")
-	if modes := ofType(ev, session.TypePlanMode); len(modes) != 1 || !decodeAs[session.PlanMode](t, modes[0]).Active {
+	if modes := sessiontest.OfType(ev, session.TypePlanMode); len(modes) != 1 || !sessiontest.Decode[session.PlanMode](t, modes[0]).Active {
 		t.Fatalf("plan/mode events %v", modes)
 	}
 
@@ -124,13 +125,13 @@ func TestPlanModeIsEnforcedInEveryToolAndTier(t *testing.T) {
 		}
 	}
 	assertFiles(t, ws, map[string]string{"a.txt": "beta\n", "b.txt": "new", "c.txt": "x\n", "d.go": "package main\n"})
-	modes := ofType(ev, session.TypePlanMode)
-	last := decodeAs[session.PlanMode](t, modes[len(modes)-1])
+	modes := sessiontest.OfType(ev, session.TypePlanMode)
+	last := sessiontest.Decode[session.PlanMode](t, modes[len(modes)-1])
 	if last.Active || last.By != "plan-approved" || last.Plan != thePlan {
 		t.Fatalf("last plan/mode %+v", last)
 	}
-	todos := ofType(ev, session.TypeTodoWrite)
-	if len(todos) != 1 || len(decodeAs[session.TodoWrite](t, todos[0]).Todos) != 3 {
+	todos := sessiontest.OfType(ev, session.TypeTodoWrite)
+	if len(todos) != 1 || len(sessiontest.Decode[session.TodoWrite](t, todos[0]).Todos) != 3 {
 		t.Fatalf("the approved plan must be the first todo list: %v", todos)
 	}
 }
@@ -150,7 +151,7 @@ return {read: JSON.stringify(r.lines).includes("alpha"), write: w};`
 	model := writeScript(t, call("run_code", map[string]any{"code": code, "description": "read and try a write"}), reply("planned"))
 	out := c.ok("run", "--plan", "--workspace", ws, "--model", "script:"+model, "--approval", "never", "--output", "json", "look")
 	ev := c.show(parseFinal(t, out).SessionID).Events
-	text := resultText(decodeAs[session.ToolResult](t, ofType(ev, session.TypeToolResult)[0]))
+	text := resultText(sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(ev, session.TypeToolResult)[0]))
 	if !strings.Contains(text, `"read": true`) || !strings.Contains(text, "DENIED: write was refused because plan mode is on") {
 		t.Fatalf("%s", text)
 	}
@@ -188,14 +189,14 @@ func TestGoalsThroughTheCLI(t *testing.T) {
 	}
 	goalOf := func(id string) session.Goal {
 		ev := c.show(id).Events
-		changes := append(ofType(ev, session.TypeGoalCreate), ofType(ev, session.TypeGoalUpdate)...)
+		changes := append(sessiontest.OfType(ev, session.TypeGoalCreate), sessiontest.OfType(ev, session.TypeGoalUpdate)...)
 		last := changes[0]
 		for _, e := range changes {
 			if e.Seq > last.Seq {
 				last = e
 			}
 		}
-		return decodeAs[session.GoalChange](t, last).Goal
+		return sessiontest.Decode[session.GoalChange](t, last).Goal
 	}
 	t.Run("a goal runs several rounds and completes", func(t *testing.T) {
 		model := writeScript(t, reply("round 1"), reply("round 2"),
@@ -204,7 +205,7 @@ func TestGoalsThroughTheCLI(t *testing.T) {
 		if g := goalOf(f.SessionID); f.Text != "complete" || g.Status != session.GoalComplete || g.Rounds != 3 {
 			t.Fatalf("%+v %+v", f, g)
 		}
-		if n := len(ofType(c.show(f.SessionID).Events, session.TypeGoalRound)); n != 3 {
+		if n := len(sessiontest.OfType(c.show(f.SessionID).Events, session.TypeGoalRound)); n != 3 {
 			t.Fatalf("%d rounds", n)
 		}
 	})
@@ -216,7 +217,7 @@ func TestGoalsThroughTheCLI(t *testing.T) {
 		if g.Status != session.GoalMaxRounds || g.MaxRounds != 2 || g.Rounds != 2 {
 			t.Fatalf("%+v", g)
 		}
-		r := decodeAs[session.ToolResult](t, ofType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
+		r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
 		if r.Error == nil || r.Error.Code != "DENIED" || !strings.Contains(resultText(r), "goal round cannot edit") {
 			t.Fatalf("%+v", r)
 		}
@@ -251,8 +252,8 @@ func TestGoalsThroughTheCLI(t *testing.T) {
 			t.Fatalf("%d children", len(kids))
 		}
 		ev := c.show(kids[0].Header.ID).Events
-		r := decodeAs[session.ToolResult](t, ofType(ev, session.TypeToolResult)[0])
-		if r.Error == nil || !strings.Contains(resultText(r), "a subagent cannot create a goal") || len(ofType(ev, session.TypeGoalCreate)) != 0 {
+		r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(ev, session.TypeToolResult)[0])
+		if r.Error == nil || !strings.Contains(resultText(r), "a subagent cannot create a goal") || len(sessiontest.OfType(ev, session.TypeGoalCreate)) != 0 {
 			t.Fatalf("%+v", r)
 		}
 	})
@@ -292,13 +293,13 @@ func TestSlashPlanAndSlashGoalInTheLineSession(t *testing.T) {
 		}
 	}
 	ev := c.show(id).Events
-	modes := ofType(ev, session.TypePlanMode)
-	if len(modes) != 2 || !decodeAs[session.PlanMode](t, modes[0]).Active || decodeAs[session.PlanMode](t, modes[1]).Active {
+	modes := sessiontest.OfType(ev, session.TypePlanMode)
+	if len(modes) != 2 || !sessiontest.Decode[session.PlanMode](t, modes[0]).Active || sessiontest.Decode[session.PlanMode](t, modes[1]).Active {
 		t.Fatalf("%d plan/mode events", len(modes))
 	}
-	create := decodeAs[session.GoalChange](t, ofType(ev, session.TypeGoalCreate)[0])
-	upd := decodeAs[session.GoalChange](t, ofType(ev, session.TypeGoalUpdate)[0])
-	if create.By != "user" || upd.Action != "complete" || upd.Turn != "round" || len(ofType(ev, session.TypeGoalRound)) != 1 {
+	create := sessiontest.Decode[session.GoalChange](t, sessiontest.OfType(ev, session.TypeGoalCreate)[0])
+	upd := sessiontest.Decode[session.GoalChange](t, sessiontest.OfType(ev, session.TypeGoalUpdate)[0])
+	if create.By != "user" || upd.Action != "complete" || upd.Turn != "round" || len(sessiontest.OfType(ev, session.TypeGoalRound)) != 1 {
 		t.Fatalf("%+v %+v", create, upd)
 	}
 }

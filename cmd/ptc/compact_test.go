@@ -12,6 +12,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 const summaryText = "<summary>\n## Task and intent\nRead the files.\n## Next step\nRead the next file.\n</summary>"
@@ -75,21 +76,21 @@ func TestALongSessionThroughTheCLI(t *testing.T) {
 	}
 	id := sessionIDIn(t, errs)
 	s := c.show(id)
-	meters := ofType(s.Events, session.TypeContextMeter)
+	meters := sessiontest.OfType(s.Events, session.TypeContextMeter)
 	if len(meters) != 201 {
 		t.Fatalf("%d readings for 201 requests", len(meters))
 	}
 	for _, m := range meters {
-		if r := decodeAs[session.ContextMeter](t, m); r.Tokens > 32768 || r.Window != 32768 {
+		if r := sessiontest.Decode[session.ContextMeter](t, m); r.Tokens > 32768 || r.Window != 32768 {
 			t.Fatalf("reading %+v", r)
 		}
 	}
-	for _, a := range ofType(s.Events, session.TypeAssistantMessage) {
-		if u := decodeAs[session.AssistantMessage](t, a).Usage; u.InputTokens > 32768 {
+	for _, a := range sessiontest.OfType(s.Events, session.TypeAssistantMessage) {
+		if u := sessiontest.Decode[session.AssistantMessage](t, a).Usage; u.InputTokens > 32768 {
 			t.Fatalf("a request of %d tokens was sent", u.InputTokens)
 		}
 	}
-	pruned, starts := ofType(s.Events, session.TypeToolPruned), ofType(s.Events, session.TypeCompactionStart)
+	pruned, starts := sessiontest.OfType(s.Events, session.TypeToolPruned), sessiontest.OfType(s.Events, session.TypeCompactionStart)
 	if len(pruned) == 0 || len(starts) == 0 || pruned[0].Seq > starts[0].Seq {
 		t.Fatal("pruning must start before the first compaction")
 	}
@@ -117,8 +118,8 @@ func TestALongSessionThroughTheCLI(t *testing.T) {
 		}
 		events := c.show(id).Events
 		var summary session.UserMessage
-		for _, e := range ofType(events, session.TypeUserMessage) {
-			if m := decodeAs[session.UserMessage](t, e); m.Replaces != nil {
+		for _, e := range sessiontest.OfType(events, session.TypeUserMessage) {
+			if m := sessiontest.Decode[session.UserMessage](t, e); m.Replaces != nil {
 				summary = m
 			}
 		}
@@ -145,11 +146,11 @@ func TestNoCompactLeavesTheContextAlone(t *testing.T) {
 	c := newCLI(t)
 	f := parseFinal(t, c.ok(longRun(script, ws, "--no-compact", "--output", "json", "read")...))
 	s := c.show(f.SessionID)
-	if n := len(ofType(s.Events, session.TypeToolPruned)) + len(ofType(s.Events, session.TypeCompactionStart)); n != 0 {
+	if n := len(sessiontest.OfType(s.Events, session.TypeToolPruned)) + len(sessiontest.OfType(s.Events, session.TypeCompactionStart)); n != 0 {
 		t.Fatalf("%d pruning or compaction events with --no-compact", n)
 	}
-	meters := ofType(s.Events, session.TypeContextMeter)
-	last := decodeAs[session.ContextMeter](t, meters[len(meters)-1])
+	meters := sessiontest.OfType(s.Events, session.TypeContextMeter)
+	last := sessiontest.Decode[session.ContextMeter](t, meters[len(meters)-1])
 	if last.Tokens <= 32768 || last.Threshold != 0 {
 		t.Fatalf("last reading %+v: the context should have grown past the window, with no threshold", last)
 	}
@@ -168,11 +169,11 @@ func TestNoCompactLeavesTheContextAlone(t *testing.T) {
 		args := longRun(script, ws, "--output", "json", "read")
 		args[2] = "quiet" // --preset standard → quiet
 		s := c.show(parseFinal(t, c.ok(args...)).SessionID)
-		if n := len(ofType(s.Events, session.TypeToolPruned)) + len(ofType(s.Events, session.TypeCompactionStart)); n != 0 {
+		if n := len(sessiontest.OfType(s.Events, session.TypeToolPruned)) + len(sessiontest.OfType(s.Events, session.TypeCompactionStart)); n != 0 {
 			t.Fatalf("%d pruning or compaction events with compact: false", n)
 		}
-		meters := ofType(s.Events, session.TypeContextMeter)
-		if r := decodeAs[session.ContextMeter](t, meters[len(meters)-1]); r.Tokens <= 32768 {
+		meters := sessiontest.OfType(s.Events, session.TypeContextMeter)
+		if r := sessiontest.Decode[session.ContextMeter](t, meters[len(meters)-1]); r.Tokens <= 32768 {
 			t.Fatalf("last reading %+v: the session never grew past the window, so this proves nothing", r)
 		}
 	})
@@ -217,8 +218,8 @@ func TestAContextOverflowIsRecoveredThroughTheCLI(t *testing.T) {
 	if strings.Join(seen, " ") != strings.Join(want, " ") {
 		t.Fatalf("stream-json events %v\nwant %v", seen, want)
 	}
-	ends := ofType(c.show(f.SessionID).Events, session.TypeTurnEnd)
-	if r := decodeAs[session.TurnEnd](t, ends[len(ends)-1]); r.Reason != session.ReasonCompleted {
+	ends := sessiontest.OfType(c.show(f.SessionID).Events, session.TypeTurnEnd)
+	if r := sessiontest.Decode[session.TurnEnd](t, ends[len(ends)-1]); r.Reason != session.ReasonCompleted {
 		t.Fatalf("turn end %+v", r)
 	}
 }
@@ -256,7 +257,7 @@ func TestSlashCompactInTheInteractiveSession(t *testing.T) {
 		t.Fatalf("the banner does not mention /compact: %q", errb.String())
 	}
 	s := c.show(sessionIDIn(t, errb.String()))
-	if n := len(ofType(s.Events, session.TypeTurnStart)); n != 1 {
+	if n := len(sessiontest.OfType(s.Events, session.TypeTurnStart)); n != 1 {
 		t.Fatalf("/compact started %d turns; it must not be sent as a prompt", n-1)
 	}
 }
@@ -281,11 +282,11 @@ func TestAnOverflowOverTheWireIsRecovered(t *testing.T) {
 		t.Fatalf("final %+v", g)
 	}
 	events := c.show(f.SessionID).Events
-	attempts, starts := ofType(events, session.TypeAssistantAttempt), ofType(events, session.TypeCompactionStart)
-	if len(attempts) != 1 || decodeAs[session.AssistantAttempt](t, attempts[0]).Kind != string(llm.ErrContextOverflow) {
+	attempts, starts := sessiontest.OfType(events, session.TypeAssistantAttempt), sessiontest.OfType(events, session.TypeCompactionStart)
+	if len(attempts) != 1 || sessiontest.Decode[session.AssistantAttempt](t, attempts[0]).Kind != string(llm.ErrContextOverflow) {
 		t.Fatalf("attempts %v", attempts)
 	}
-	if len(starts) != 1 || decodeAs[session.CompactionStart](t, starts[0]).Trigger != session.TriggerOverflow {
+	if len(starts) != 1 || sessiontest.Decode[session.CompactionStart](t, starts[0]).Trigger != session.TriggerOverflow {
 		t.Fatalf("compactions %v", starts)
 	}
 	var sawSummary bool
@@ -360,8 +361,8 @@ func TestAKillDuringCompactionLosesNothing(t *testing.T) {
 	}
 	events := c.show(id).Events
 	assertIntact(t, seen, events)
-	ends := ofType(events, session.TypeCompactionEnd)
-	if len(ends) != 1 || decodeAs[session.CompactionEnd](t, ends[0]).Error != "" {
+	ends := sessiontest.OfType(events, session.TypeCompactionEnd)
+	if len(ends) != 1 || sessiontest.Decode[session.CompactionEnd](t, ends[0]).Error != "" {
 		t.Fatalf("compaction ends %v: the resumed run must compact once, cleanly", ends)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/llm/wirecorpus"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // TestWireCorpusThroughTheBinary serves every recorded stream of
@@ -58,7 +59,7 @@ func answers(t *testing.T, events []session.Event) (recorded, streamed []wirecor
 	for _, e := range events {
 		switch e.Type {
 		case session.TypeAssistantChunk:
-			c := decodeAs[session.AssistantChunk](t, e).Chunk
+			c := sessiontest.Decode[session.AssistantChunk](t, e).Chunk
 			switch c.Kind {
 			case llm.ChunkText:
 				text.WriteString(c.Text)
@@ -69,7 +70,7 @@ func answers(t *testing.T, events []session.Event) (recorded, streamed []wirecor
 			flush()
 		case session.TypeAssistantMessage:
 			flush()
-			m := decodeAs[session.AssistantMessage](t, e)
+			m := sessiontest.Decode[session.AssistantMessage](t, e)
 			recorded = append(recorded, wirecorpus.Message{Content: m.Message.Content, Reasoning: m.Message.Reasoning,
 				ToolCalls: m.Message.ToolCalls, Finish: string(m.Finish), Usage: m.Usage})
 		}

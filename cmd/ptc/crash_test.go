@@ -11,6 +11,7 @@ import (
 
 	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // killWhen starts `ptc run --output stream-json`, reads its events until
@@ -84,16 +85,16 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 		}
 		s := c.show(id)
 		assertIntact(t, seen, s.Events)
-		result := decodeAs[session.ToolResult](t, ofType(s.Events, session.TypeToolResult)[0])
+		result := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(s.Events, session.TypeToolResult)[0])
 		if result.Error == nil || result.Error.Code != "TOOL_OUTCOME_UNKNOWN" || result.CallID != "call_slow" {
 			t.Fatalf("repaired result = %+v", result)
 		}
-		ends := ofType(s.Events, session.TypeTurnEnd)
-		if r := decodeAs[session.TurnEnd](t, ends[0]); r.Turn != 1 || r.Reason != session.ReasonInterrupted {
+		ends := sessiontest.OfType(s.Events, session.TypeTurnEnd)
+		if r := sessiontest.Decode[session.TurnEnd](t, ends[0]); r.Turn != 1 || r.Reason != session.ReasonInterrupted {
 			t.Fatalf("first turn end = %+v", r)
 		}
-		starts := ofType(s.Events, session.TypeTurnStart)
-		if r := decodeAs[session.TurnStart](t, starts[len(starts)-1]); r.Turn != 2 {
+		starts := sessiontest.OfType(s.Events, session.TypeTurnStart)
+		if r := sessiontest.Decode[session.TurnStart](t, starts[len(starts)-1]); r.Turn != 2 {
 			t.Fatalf("turn numbering must continue, got turn %d", r.Turn)
 		}
 		resumed, err := srv.Requests()[1].Decode()
@@ -126,10 +127,10 @@ func TestResumeAfterSIGKILL(t *testing.T) {
 		if got := types(s.Events); !reflect.DeepEqual(got, want) {
 			t.Fatalf("events = %v\nwant %v", got, want)
 		}
-		if r := decodeAs[session.TurnEnd](t, ofType(s.Events, session.TypeTurnEnd)[0]); r.Reason != session.ReasonInterrupted {
+		if r := sessiontest.Decode[session.TurnEnd](t, sessiontest.OfType(s.Events, session.TypeTurnEnd)[0]); r.Reason != session.ReasonInterrupted {
 			t.Fatalf("first turn end = %+v", r)
 		}
-		if h := decodeAs[session.RequestHeader](t, ofType(s.Events, session.TypeRequestHeader)[1]); h.Reason != "resume" {
+		if h := sessiontest.Decode[session.RequestHeader](t, sessiontest.OfType(s.Events, session.TypeRequestHeader)[1]); h.Reason != "resume" {
 			t.Fatalf("the resumed run must log a resume header, got %q", h.Reason)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 func TestInteractiveFollowUpsShareOneSession(t *testing.T) {
@@ -34,7 +35,7 @@ func TestInteractiveFollowUpsShareOneSession(t *testing.T) {
 	if id == "" {
 		t.Fatalf("the session id must be shown: %q", errb.String())
 	}
-	if starts := ofType(c.show(id).Events, session.TypeTurnStart); len(starts) != 2 {
+	if starts := sessiontest.OfType(c.show(id).Events, session.TypeTurnStart); len(starts) != 2 {
 		t.Fatalf("want two turns in one session, got %d", len(starts))
 	}
 }

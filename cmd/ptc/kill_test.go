@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // TestASIGKILLAtAnyMomentStillResumes kills the same session again and
@@ -83,11 +84,11 @@ func TestASIGKILLAtAnyMomentStillResumes(t *testing.T) {
 		t.Fatalf("last run: %+v", f)
 	}
 	s := c.show(id)
-	starts, ends := ofType(s.Events, session.TypeTurnStart), ofType(s.Events, session.TypeTurnEnd)
+	starts, ends := sessiontest.OfType(s.Events, session.TypeTurnStart), sessiontest.OfType(s.Events, session.TypeTurnEnd)
 	if len(starts) != len(ends) {
 		t.Fatalf("%d turns started, %d ended", len(starts), len(ends))
 	}
-	calls, results := ofType(s.Events, session.TypeToolCall), ofType(s.Events, session.TypeToolResult)
+	calls, results := sessiontest.OfType(s.Events, session.TypeToolCall), sessiontest.OfType(s.Events, session.TypeToolResult)
 	if len(results) < len(calls) {
 		t.Fatalf("%d tool calls but %d results", len(calls), len(results))
 	}

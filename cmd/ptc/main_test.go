@@ -120,25 +120,6 @@ func types(events []session.Event) []string {
 	return out
 }
 
-func ofType(events []session.Event, typ string) []session.Event {
-	var out []session.Event
-	for _, e := range events {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func decodeAs[T any](t *testing.T, e session.Event) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal(e.Data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 type finalJSON struct {
 	SessionID string `json:"session_id"`
 	Text      string `json:"text"`

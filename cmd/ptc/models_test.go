@@ -10,6 +10,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 func TestADeepSeekKeyAsksForDeepSeekV4FlashAndPricesTheAnswer(t *testing.T) {
@@ -37,8 +38,8 @@ func TestADeepSeekKeyAsksForDeepSeekV4FlashAndPricesTheAnswer(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &final); err != nil {
 		t.Fatal(err)
 	}
-	msgs := ofType(c.show(final.SessionID).Events, session.TypeAssistantMessage)
-	if got := decodeAs[session.AssistantMessage](t, msgs[0]).Usage.CostUSD; got < want-1e-9 || got > want+1e-9 {
+	msgs := sessiontest.OfType(c.show(final.SessionID).Events, session.TypeAssistantMessage)
+	if got := sessiontest.Decode[session.AssistantMessage](t, msgs[0]).Usage.CostUSD; got < want-1e-9 || got > want+1e-9 {
 		t.Fatalf("session show: cost_usd %v, want %v", got, want)
 	}
 	if !strings.Contains(out, `"cost_usd":`) {

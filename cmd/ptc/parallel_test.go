@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // slowToolScript is a standard-preset session of two steps: the model
@@ -135,11 +136,11 @@ func TestTenRunsAtOnceOnOneHomeAreListedLiveAndFollowable(t *testing.T) {
 			t.Fatalf("run %d ended %+v", i, f)
 		}
 		s := c.show(f.SessionID)
-		if got := len(ofType(s.Events, session.TypeToolResult)); got != 2 {
+		if got := len(sessiontest.OfType(s.Events, session.TypeToolResult)); got != 2 {
 			t.Fatalf("run %d logged %d tool results, want 2", i, got)
 		}
-		for _, r := range ofType(s.Events, session.TypeToolResult) {
-			if d := decodeAs[session.ToolResult](t, r); d.IsError {
+		for _, r := range sessiontest.OfType(s.Events, session.TypeToolResult) {
+			if d := sessiontest.Decode[session.ToolResult](t, r); d.IsError {
 				t.Fatalf("run %d: tool %s failed: %+v", i, d.Name, d.Content)
 			}
 		}

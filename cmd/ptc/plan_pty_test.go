@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // openPTY returns a new pseudo-terminal's controller and its terminal.
@@ -89,12 +90,12 @@ func TestKeepPlanningReturnsTheUsersFeedback(t *testing.T) {
 	}
 	f := parseFinal(t, out.String())
 	ev := c.show(f.SessionID).Events
-	first := decodeAs[session.ToolResult](t, ofType(ev, session.TypeToolResult)[0])
+	first := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(ev, session.TypeToolResult)[0])
 	if first.Error == nil || !strings.Contains(resultText(first), "also cover the error path") || !strings.Contains(resultText(first), "keep planning") {
 		t.Fatalf("keep planning must fail the call with the feedback: %+v", first)
 	}
-	modes := ofType(ev, session.TypePlanMode)
-	if f.Text != "starting the work" || len(modes) != 2 || decodeAs[session.PlanMode](t, modes[1]).Active {
+	modes := sessiontest.OfType(ev, session.TypePlanMode)
+	if f.Text != "starting the work" || len(modes) != 2 || sessiontest.Decode[session.PlanMode](t, modes[1]).Active {
 		t.Fatalf("%+v, %d plan/mode events", f, len(modes))
 	}
 }

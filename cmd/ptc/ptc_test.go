@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // writeScript writes a scripted-model file whose replies are given as Go
@@ -62,7 +63,7 @@ return {module: mod.lines.some(l => l.text.includes("example.com/demo")), todoFi
 	events := c.show(f.SessionID).Events
 
 	t.Run("the request carries only run_code", func(t *testing.T) {
-		h := decodeAs[session.RequestHeader](t, ofType(events, session.TypeRequestHeader)[0])
+		h := sessiontest.Decode[session.RequestHeader](t, sessiontest.OfType(events, session.TypeRequestHeader)[0])
 		if len(h.Tools) != 1 || h.Tools[0].Name != "run_code" {
 			t.Fatalf("wire tools = %+v", h.Tools)
 		}
@@ -72,25 +73,25 @@ return {module: mod.lines.some(l => l.text.includes("example.com/demo")), todoFi
 	})
 	t.Run("the nested calls are logged in program order", func(t *testing.T) {
 		var names []string
-		for _, e := range ofType(events, session.TypePtcDispatchStart) {
-			d := decodeAs[session.PtcDispatch](t, e)
+		for _, e := range sessiontest.OfType(events, session.TypePtcDispatchStart) {
+			d := sessiontest.Decode[session.PtcDispatch](t, e)
 			names = append(names, d.Name)
 		}
 		if want := []string{"read", "grep", "bash"}; !reflect.DeepEqual(names, want) {
 			t.Fatalf("dispatch starts = %v, want %v", names, want)
 		}
-		for _, e := range ofType(events, session.TypePtcDispatch) {
-			if d := decodeAs[session.PtcDispatch](t, e); d.IsError {
+		for _, e := range sessiontest.OfType(events, session.TypePtcDispatch) {
+			if d := sessiontest.Decode[session.PtcDispatch](t, e); d.IsError {
 				t.Fatalf("nested call failed: %+v", d)
 			}
 		}
 	})
 	t.Run("the model sees only the program's output", func(t *testing.T) {
-		results := ofType(events, session.TypeToolResult)
+		results := sessiontest.OfType(events, session.TypeToolResult)
 		if len(results) != 1 {
 			t.Fatalf("%d tool results, want 1", len(results))
 		}
-		r := decodeAs[session.ToolResult](t, results[0])
+		r := sessiontest.Decode[session.ToolResult](t, results[0])
 		text := r.Content[0].Text
 		if r.IsError || !strings.Contains(text, "entries: 3") || !strings.Contains(text, `"module": true`) || !strings.Contains(text, `"todoFiles": 2`) {
 			t.Fatalf("result = %+v", r)
@@ -108,7 +109,7 @@ func TestPTCPresetRefusesDirectCallsToOtherTools(t *testing.T) {
 	)
 	c := newCLI(t)
 	f := parseFinal(t, c.ok("run", "--preset", "ptc", "--workspace", workspace(t), "--model", "script:"+script, "--output", "json", "go"))
-	r := decodeAs[session.ToolResult](t, ofType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
+	r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
 	if r.Error == nil || r.Error.Code != "UNKNOWN_TOOL" || !strings.Contains(r.Error.Message, "tools.bash") {
 		t.Fatalf("result = %+v", r)
 	}
@@ -126,7 +127,7 @@ func TestApprovalNeverTurnsAnEscalationIntoADenial(t *testing.T) {
 	if f.Reason != session.ReasonCompleted || f.Text != "denied, moving on" {
 		t.Fatalf("the turn did not continue after the denial: %+v", f)
 	}
-	r := decodeAs[session.ToolResult](t, ofType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
+	r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
 	if !r.IsError || r.Error == nil || r.Error.Code != "SANDBOX_DENIED" {
 		t.Fatalf("result = %+v", r)
 	}
@@ -141,8 +142,8 @@ func TestStandardPresetRunsSandboxToolsNatively(t *testing.T) {
 	)
 	c := newCLI(t)
 	f := parseFinal(t, c.ok("run", "--preset", "standard", "--workspace", ws, "--model", "script:"+script, "--output", "json", "fix"))
-	for _, e := range ofType(c.show(f.SessionID).Events, session.TypeToolResult) {
-		if r := decodeAs[session.ToolResult](t, e); r.IsError {
+	for _, e := range sessiontest.OfType(c.show(f.SessionID).Events, session.TypeToolResult) {
+		if r := sessiontest.Decode[session.ToolResult](t, e); r.IsError {
 			t.Fatalf("tool failed: %+v", r)
 		}
 	}
@@ -160,7 +161,7 @@ func TestALargeResultIsSpilledWhereTheReadToolCanPageThroughIt(t *testing.T) {
 		map[string]any{"text": "too long"},
 	)
 	f := parseFinal(t, c.ok("run", "--preset", "standard", "--workspace", ws, "--model", "script:"+first, "--output", "json", "count"))
-	r := decodeAs[session.ToolResult](t, ofType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
+	r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
 	text := r.Content[0].Text
 	at := strings.Index(text, "saved at ")
 	if r.IsError || at < 0 || len(text) > 60_000 {
@@ -174,8 +175,8 @@ func TestALargeResultIsSpilledWhereTheReadToolCanPageThroughIt(t *testing.T) {
 		map[string]any{"text": "read it"},
 	)
 	f = parseFinal(t, c.ok("run", "--resume", f.SessionID, "--preset", "standard", "--workspace", ws, "--model", "script:"+second, "--output", "json", "show the rest"))
-	results := ofType(c.show(f.SessionID).Events, session.TypeToolResult)
-	r = decodeAs[session.ToolResult](t, results[len(results)-1])
+	results := sessiontest.OfType(c.show(f.SessionID).Events, session.TypeToolResult)
+	r = sessiontest.Decode[session.ToolResult](t, results[len(results)-1])
 	if r.IsError || !strings.Contains(r.Content[0].Text, "25002") {
 		t.Fatalf("reading the spilled text: %+v", r)
 	}
@@ -192,11 +193,11 @@ func TestMalformedToolArgumentsBecomeAResultTheModelCanRead(t *testing.T) {
 		t.Fatalf("the turn did not go on after the bad call: %+v", f)
 	}
 	events := c.show(f.SessionID).Events
-	call := decodeAs[session.ToolCall](t, ofType(events, session.TypeToolCall)[0])
+	call := sessiontest.Decode[session.ToolCall](t, sessiontest.OfType(events, session.TypeToolCall)[0])
 	if call.Arguments != `{"file_path": "main.go",` {
 		t.Fatalf("the raw arguments were not kept verbatim: %q", call.Arguments)
 	}
-	r := decodeAs[session.ToolResult](t, ofType(events, session.TypeToolResult)[0])
+	r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(events, session.TypeToolResult)[0])
 	if !r.IsError || r.Error == nil || r.Error.Code != "INVALID_ARGS" || !strings.HasPrefix(r.Content[0].Text, "Error: ") {
 		t.Fatalf("result = %+v", r)
 	}

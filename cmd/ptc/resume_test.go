@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 func TestAResumedSessionContinuesExactlyAsItWas(t *testing.T) {
@@ -43,11 +44,11 @@ func TestAResumedSessionContinuesExactlyAsItWas(t *testing.T) {
 	}
 
 	s := c.show(id)
-	headers := ofType(s.Events, session.TypeRequestHeader)
+	headers := sessiontest.OfType(s.Events, session.TypeRequestHeader)
 	if len(headers) != 2 {
 		t.Fatalf("%d request headers, want the initial one and the resume one", len(headers))
 	}
-	a, b := decodeAs[session.RequestHeader](t, headers[0]), decodeAs[session.RequestHeader](t, headers[1])
+	a, b := sessiontest.Decode[session.RequestHeader](t, headers[0]), sessiontest.Decode[session.RequestHeader](t, headers[1])
 	t.Run("the same tools go on the wire", func(t *testing.T) {
 		names := func(h session.RequestHeader) []string {
 			var n []string
@@ -66,19 +67,19 @@ func TestAResumedSessionContinuesExactlyAsItWas(t *testing.T) {
 		}
 	})
 	t.Run("the tools run in the same workspace", func(t *testing.T) {
-		results := ofType(s.Events, session.TypeToolResult)
+		results := sessiontest.OfType(s.Events, session.TypeToolResult)
 		if len(results) != 2 {
 			t.Fatalf("%d tool results", len(results))
 		}
 		for _, r := range results {
-			text := decodeAs[session.ToolResult](t, r).Content[0].Text
+			text := sessiontest.Decode[session.ToolResult](t, r).Content[0].Text
 			if !strings.Contains(text, ws) || !strings.Contains(text, "marker.txt") {
 				t.Fatalf("bash ran elsewhere: %q", text)
 			}
 		}
 	})
 	t.Run("nothing was logged as changed", func(t *testing.T) {
-		if got := ofType(s.Events, session.TypeSettings); len(got) != 0 {
+		if got := sessiontest.OfType(s.Events, session.TypeSettings); len(got) != 0 {
 			t.Fatalf("settings changes logged: %s", got[0].Data)
 		}
 	})
@@ -88,11 +89,11 @@ func TestAResumedSessionContinuesExactlyAsItWas(t *testing.T) {
 		if out, err := r.Output(); err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
-		changes := ofType(c.show(id).Events, session.TypeSettings)
+		changes := sessiontest.OfType(c.show(id).Events, session.TypeSettings)
 		if len(changes) != 1 {
 			t.Fatalf("%d settings changes", len(changes))
 		}
-		d := decodeAs[session.SettingsChange](t, changes[0])
+		d := sessiontest.Decode[session.SettingsChange](t, changes[0])
 		if !slices.Equal(d.Changed, []session.Field{session.FieldSandbox}) || d.Settings.Sandbox != "read-only" || d.Settings.Workspace != ws || d.Reason != "resume" {
 			t.Fatalf("change %+v", d)
 		}

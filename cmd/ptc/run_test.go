@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 func TestRunWithAScriptedModel(t *testing.T) {
@@ -51,12 +52,12 @@ func TestRunAgainstAnOpenAICompatibleServer(t *testing.T) {
 	if got := types(s.Events); !reflect.DeepEqual(got, want) {
 		t.Fatalf("events = %v\nwant %v", got, want)
 	}
-	first := decodeAs[session.AssistantMessage](t, ofType(s.Events, session.TypeAssistantMessage)[0])
+	first := sessiontest.Decode[session.AssistantMessage](t, sessiontest.OfType(s.Events, session.TypeAssistantMessage)[0])
 	if first.Message.Reasoning != "I should wait a moment first." || len(first.Message.ToolCalls) != 1 ||
 		first.Message.ToolCalls[0].Arguments != `{"ms": 1}` {
 		t.Fatalf("the split deltas were not assembled: %+v", first.Message)
 	}
-	result := decodeAs[session.ToolResult](t, ofType(s.Events, session.TypeToolResult)[0])
+	result := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(s.Events, session.TypeToolResult)[0])
 	if result.IsError || result.CallID != "call_1" {
 		t.Fatalf("tool result = %+v", result)
 	}
@@ -128,11 +129,11 @@ func TestARateLimitIsRetried(t *testing.T) {
 	c := newCLI(t, "PTC_TEST_RETRY_DELAY=1ms")
 	f := parseFinal(t, c.ok("run", "--base-url", srv.URL, "--model", "m", "--output", "json", "hi"))
 	s := c.show(f.SessionID)
-	attempts, retries := ofType(s.Events, session.TypeAssistantAttempt), ofType(s.Events, session.TypeLLMRetry)
+	attempts, retries := sessiontest.OfType(s.Events, session.TypeAssistantAttempt), sessiontest.OfType(s.Events, session.TypeLLMRetry)
 	if f.Text != "ok now" || len(attempts) != 1 || len(retries) != 1 {
 		t.Fatalf("final %+v, events %v", f, types(s.Events))
 	}
-	if a := decodeAs[session.AssistantAttempt](t, attempts[0]); a.Status != 429 || a.Kind != "rate-limit" {
+	if a := sessiontest.Decode[session.AssistantAttempt](t, attempts[0]); a.Status != 429 || a.Kind != "rate-limit" {
 		t.Fatalf("attempt = %+v", a)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // TestHostileProgramsFailTheirCallAndTheTurnGoesOn runs one ptc turn whose
@@ -53,12 +54,12 @@ func TestHostileProgramsFailTheirCallAndTheTurnGoesOn(t *testing.T) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > 1500<<10 {
 		t.Fatalf("ptc's peak RSS was %d MiB", ru.Maxrss>>10)
 	}
-	results := ofType(c.show(f.SessionID).Events, session.TypeToolResult)
+	results := sessiontest.OfType(c.show(f.SessionID).Events, session.TypeToolResult)
 	if len(results) != len(programs) {
 		t.Fatalf("%d tool results, want %d", len(results), len(programs))
 	}
 	for i, p := range programs {
-		r := decodeAs[session.ToolResult](t, results[i])
+		r := sessiontest.Decode[session.ToolResult](t, results[i])
 		if !r.IsError || r.Error == nil || r.Error.Code != "CODE_RUN_FAILED" ||
 			!strings.Contains(r.Error.Message, "code run failed ("+p.kind+")") {
 			b, _ := json.Marshal(r)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // fanOut is a program that starts one subagent per task under
@@ -41,7 +42,7 @@ func TestAProgramFansOutThreeSubagents(t *testing.T) {
 		t.Fatalf("%+v", f)
 	}
 	parent := c.show(f.SessionID)
-	res := decodeAs[session.ToolResult](t, ofType(parent.Events, session.TypeToolResult)[0])
+	res := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(parent.Events, session.TypeToolResult)[0])
 	var answers []string
 	if err := json.Unmarshal([]byte(resultText(res)), &answers); err != nil || strings.Join(answers, "|") != "alpha: short|beta: long|gamma: empty" {
 		t.Fatalf("the program's result must hold the children's answers and nothing else: %q (%v)", resultText(res), err)
@@ -61,7 +62,7 @@ func TestAProgramFansOutThreeSubagents(t *testing.T) {
 	if len(calls) != 3 {
 		t.Fatalf("each child names its own call: %v", calls)
 	}
-	if starts := ofType(parent.Events, session.TypeSubagentStart); len(starts) != 3 || len(ofType(parent.Events, session.TypeSubagentEnd)) != 3 {
+	if starts := sessiontest.OfType(parent.Events, session.TypeSubagentStart); len(starts) != 3 || len(sessiontest.OfType(parent.Events, session.TypeSubagentEnd)) != 3 {
 		t.Fatalf("%d subagent/start", len(starts))
 	}
 	if text := c.ok("session", "show", f.SessionID); !strings.Contains(text, "subagents (3):") {
@@ -95,7 +96,7 @@ func TestDepthFourIsRefused(t *testing.T) {
 	if kids := c.children(id); len(kids) != 0 {
 		t.Fatalf("a session at depth 4 was made: %+v", kids)
 	}
-	r := decodeAs[session.ToolResult](t, ofType(c.show(id).Events, session.TypeToolResult)[0])
+	r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(c.show(id).Events, session.TypeToolResult)[0])
 	if r.Error == nil || r.Error.Code != "DENIED" || !strings.Contains(resultText(r), "at most 3 deep") {
 		t.Fatalf("%+v", r)
 	}
@@ -159,21 +160,21 @@ func TestKillingTheParentMidwayLeavesAllFourSessionsResumable(t *testing.T) {
 	}
 	done := writeScript(t, reply("finished after the crash"))
 	for _, id := range append([]string{parent}, kids[0].Header.ID, kids[1].Header.ID, kids[2].Header.ID) {
-		if s := c.show(id); len(ofType(s.Events, session.TypeTurnStart)) != 1 {
-			t.Fatalf("%s: %d turns before resuming", id, len(ofType(s.Events, session.TypeTurnStart)))
+		if s := c.show(id); len(sessiontest.OfType(s.Events, session.TypeTurnStart)) != 1 {
+			t.Fatalf("%s: %d turns before resuming", id, len(sessiontest.OfType(s.Events, session.TypeTurnStart)))
 		}
 		f := parseFinal(t, c.ok("run", "--resume", id, "--model", "script:"+done, "--approval", "never", "--output", "json", "finish"))
 		if f.Reason != session.ReasonCompleted || f.Text != "finished after the crash" {
 			t.Fatalf("%s: %+v", id, f)
 		}
 		ev := c.show(id).Events
-		ends := ofType(ev, session.TypeTurnEnd)
-		if len(ends) != 2 || decodeAs[session.TurnEnd](t, ends[0]).Reason != session.ReasonInterrupted {
+		ends := sessiontest.OfType(ev, session.TypeTurnEnd)
+		if len(ends) != 2 || sessiontest.Decode[session.TurnEnd](t, ends[0]).Reason != session.ReasonInterrupted {
 			t.Fatalf("%s: the killed turn must be repaired as interrupted: %v", id, types(ev))
 		}
 	}
 	// The parent's program call was cut off: its repaired result says so.
-	r := decodeAs[session.ToolResult](t, ofType(c.show(parent).Events, session.TypeToolResult)[0])
+	r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(c.show(parent).Events, session.TypeToolResult)[0])
 	if r.Error == nil || r.Error.Code != "TOOL_OUTCOME_UNKNOWN" {
 		t.Fatalf("%+v", r)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -34,7 +35,7 @@ func TestASimpleTurnLogsItsEventsInOrder(t *testing.T) {
 	if out.Reason != session.ReasonCompleted || out.Text != "hello there" || out.Turn != 1 || out.Usage.InputTokens != 10 {
 		t.Fatalf("outcome = %+v", out)
 	}
-	h := decode[session.RequestHeader](t, find(log.Events(), session.TypeRequestHeader)[0])
+	h := sessiontest.Decode[session.RequestHeader](t, sessiontest.OfType(log.Events(), session.TypeRequestHeader)[0])
 	if h.Reason != prompt.HeaderInitial || h.Provider != "fake" || h.System != "You are a test." {
 		t.Fatalf("header = %+v", h)
 	}
@@ -85,10 +86,10 @@ func TestEveryRequestRebuildsByteIdenticallyFromTheLog(t *testing.T) {
 			t.Fatalf("request %d differs:\nsent    %s\nrebuilt %s", i, sent, got)
 		}
 	}
-	if n := len(find(events, session.TypeRequestHeader)); n != 1 {
+	if n := len(sessiontest.OfType(events, session.TypeRequestHeader)); n != 1 {
 		t.Fatalf("an unchanged header must be logged once, got %d", n)
 	}
-	if n := len(find(events, session.TypeUserMessage)); n != 4 {
+	if n := len(sessiontest.OfType(events, session.TypeUserMessage)); n != 4 {
 		t.Fatalf("want 2 snapshots and 2 user messages, got %d user/message events", n)
 	}
 	last := p.requests[len(p.requests)-1]
@@ -111,22 +112,22 @@ func TestToolCallsAreRecordedInModelOrder(t *testing.T) {
 	// kind is in model order and every result follows its call.
 	callAt := map[string]int64{}
 	var callOrder []string
-	for _, e := range find(log.Events(), session.TypeToolCall) {
-		c := decode[session.ToolCall](t, e)
+	for _, e := range sessiontest.OfType(log.Events(), session.TypeToolCall) {
+		c := sessiontest.Decode[session.ToolCall](t, e)
 		callAt[c.CallID], callOrder = e.Seq, append(callOrder, c.CallID)
 	}
 	if !slices.Equal(callOrder, []string{"c1", "c2", "c3"}) {
 		t.Fatalf("tool/call order = %v", callOrder)
 	}
-	for _, e := range find(log.Events(), session.TypeToolResult) {
-		if r := decode[session.ToolResult](t, e); e.Seq < callAt[r.CallID] {
+	for _, e := range sessiontest.OfType(log.Events(), session.TypeToolResult) {
+		if r := sessiontest.Decode[session.ToolResult](t, e); e.Seq < callAt[r.CallID] {
 			t.Fatalf("the result of %s precedes its call", r.CallID)
 		}
 	}
-	results := find(log.Events(), session.TypeToolResult)
+	results := sessiontest.OfType(log.Events(), session.TypeToolResult)
 	codes := []string{}
 	for _, r := range results {
-		tr := decode[session.ToolResult](t, r)
+		tr := sessiontest.Decode[session.ToolResult](t, r)
 		code := ""
 		if tr.Error != nil {
 			code = tr.Error.Code
@@ -166,11 +167,11 @@ func TestTurnEndings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			end := decode[session.TurnEnd](t, find(log.Events(), session.TypeTurnEnd)[0])
+			end := sessiontest.Decode[session.TurnEnd](t, sessiontest.OfType(log.Events(), session.TypeTurnEnd)[0])
 			if out.Reason != c.reason || end.Reason != c.reason {
 				t.Fatalf("reason = %q (logged %q), want %q", out.Reason, end.Reason, c.reason)
 			}
-			if n := len(find(log.Events(), session.TypeToolCall)); n != c.calls {
+			if n := len(sessiontest.OfType(log.Events(), session.TypeToolCall)); n != c.calls {
 				t.Fatalf("%d tool calls ran, want %d", n, c.calls)
 			}
 			if c.reason == session.ReasonError && (end.Failure == "" || out.Err == nil) {
@@ -203,7 +204,7 @@ func TestARateLimitIsRetriedInTheSameStep(t *testing.T) {
 	if got := log.types(); !reflect.DeepEqual(got, want) || out.Reason != session.ReasonCompleted {
 		t.Fatalf("events = %v (reason %s)\nwant %v", got, out.Reason, want)
 	}
-	r := decode[session.LLMRetry](t, find(log.Events(), session.TypeLLMRetry)[0])
+	r := sessiontest.Decode[session.LLMRetry](t, sessiontest.OfType(log.Events(), session.TypeLLMRetry)[0])
 	if r.Attempt != 1 || r.Code != string(llm.ErrRateLimit) || len(slept.delays) != 1 {
 		t.Fatalf("retry = %+v, sleeps %v", r, slept.delays)
 	}
@@ -248,11 +249,11 @@ func TestCancellation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		msg := decode[session.AssistantMessage](t, find(log.Events(), session.TypeAssistantMessage)[0])
+		msg := sessiontest.Decode[session.AssistantMessage](t, sessiontest.OfType(log.Events(), session.TypeAssistantMessage)[0])
 		if !msg.Interrupted || msg.Message.Content != "half" || len(msg.Message.ToolCalls) != 0 {
 			t.Fatalf("message = %+v", msg)
 		}
-		if out.Reason != session.ReasonAborted || len(find(log.Events(), session.TypeToolCall)) != 0 {
+		if out.Reason != session.ReasonAborted || len(sessiontest.OfType(log.Events(), session.TypeToolCall)) != 0 {
 			t.Fatalf("outcome = %+v", out)
 		}
 	})
@@ -270,13 +271,13 @@ func TestCancellation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		results := find(log.Events(), session.TypeToolResult)
-		first, second := decode[session.ToolResult](t, results[0]), decode[session.ToolResult](t, results[1])
+		results := sessiontest.OfType(log.Events(), session.TypeToolResult)
+		first, second := sessiontest.Decode[session.ToolResult](t, results[0]), sessiontest.Decode[session.ToolResult](t, results[1])
 		drained := first.Error == nil || first.Error.Code != tools.CodeAbortedBeforeDispatch
 		if !drained || second.Error == nil || second.Error.Code != tools.CodeAbortedBeforeDispatch {
 			t.Fatalf("results = %+v / %+v", first, second)
 		}
-		if len(find(log.Events(), session.TypeToolCall)) != 2 || out.Reason != session.ReasonAborted {
+		if len(sessiontest.OfType(log.Events(), session.TypeToolCall)) != 2 || out.Reason != session.ReasonAborted {
 			t.Fatalf("want a tool/call per call and an aborted turn, got %v", log.types())
 		}
 	})
@@ -293,8 +294,8 @@ func TestResumeContinuesTurnNumbering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	headers := find(log.Events(), session.TypeRequestHeader)
-	if out.Turn != 2 || len(headers) != 2 || decode[session.RequestHeader](t, headers[1]).Reason != prompt.HeaderResume {
+	headers := sessiontest.OfType(log.Events(), session.TypeRequestHeader)
+	if out.Turn != 2 || len(headers) != 2 || sessiontest.Decode[session.RequestHeader](t, headers[1]).Reason != prompt.HeaderResume {
 		t.Fatalf("turn %d, headers %d", out.Turn, len(headers))
 	}
 }
@@ -319,11 +320,11 @@ func TestApprovalNeverDeniesACallThatNeedsApproval(t *testing.T) {
 	if _, err := a.RunTurn(context.Background(), "clean up"); err != nil {
 		t.Fatal(err)
 	}
-	res := decode[session.ToolResult](t, find(log.Events(), session.TypeToolResult)[0])
+	res := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(log.Events(), session.TypeToolResult)[0])
 	if ran || res.Error == nil || res.Error.Code != tools.CodeDenied {
 		t.Fatalf("ran=%v result=%+v", ran, res)
 	}
-	if len(find(log.Events(), session.TypeApprovalDecided)) != 1 {
+	if len(sessiontest.OfType(log.Events(), session.TypeApprovalDecided)) != 1 {
 		t.Fatalf("the denial must be recorded through the agent's sink: %v", log.types())
 	}
 }
@@ -339,14 +340,14 @@ func TestEveryCallGetsAResultWithoutToolsEvenWhenIDsRepeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, e := range find(log.Events(), session.TypeToolResult) {
-		r := decode[session.ToolResult](t, e)
+	for _, e := range sessiontest.OfType(log.Events(), session.TypeToolResult) {
+		r := sessiontest.Decode[session.ToolResult](t, e)
 		if r.Error == nil || r.Error.Code != tools.CodeUnknownTool {
 			t.Fatalf("result = %+v, want UNKNOWN_TOOL", r)
 		}
 		names = append(names, r.Name)
 	}
-	if calls := find(log.Events(), session.TypeToolCall); len(calls) != 2 || !slices.Equal(names, []string{"echo", "grep"}) {
+	if calls := sessiontest.OfType(log.Events(), session.TypeToolCall); len(calls) != 2 || !slices.Equal(names, []string{"echo", "grep"}) {
 		t.Fatalf("%d tool/call events, results for %v; want one pair per call", len(calls), names)
 	}
 }

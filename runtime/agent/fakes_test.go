@@ -185,25 +185,6 @@ func newTestAgent(t *testing.T, p *fakeProvider, log *memLog, mut func(*Config))
 	return a
 }
 
-func decode[T any](t *testing.T, ev session.Event) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal(ev.Data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
-func find(events []session.Event, typ string) []session.Event {
-	var out []session.Event
-	for _, e := range events {
-		if e.Type == typ {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 var errRateLimited = &llm.Error{Kind: llm.ErrRateLimit, Status: 429, Message: "slow down"}
 var errAuth = &llm.Error{Kind: llm.ErrAuth, Status: 401, Message: "set DEEPSEEK_API_KEY"}
 

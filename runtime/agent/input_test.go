@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 func TestRunInputRunsItsInputFirstWithItsSource(t *testing.T) {
@@ -19,8 +20,8 @@ func TestRunInputRunsItsInputFirstWithItsSource(t *testing.T) {
 	if out.Turn != 2 || out.Text != "user answered" {
 		t.Fatalf("the queued follow-up must run after the input, as the last turn: %+v", out)
 	}
-	msgs := find(log.Events(), session.TypeUserMessage)
-	first, second := decode[session.UserMessage](t, msgs[0]), decode[session.UserMessage](t, msgs[1])
+	msgs := sessiontest.OfType(log.Events(), session.TypeUserMessage)
+	first, second := sessiontest.Decode[session.UserMessage](t, msgs[0]), sessiontest.Decode[session.UserMessage](t, msgs[1])
 	if first.Content[0].Text != "round 1" || first.Source != src || second.Source.Kind != "user" {
 		t.Fatalf("%+v / %+v", first, second)
 	}

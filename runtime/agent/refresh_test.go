@@ -7,6 +7,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 func TestAToolSetChangeIsTakenAtTheNextStepAndLoggedAsAHeaderChange(t *testing.T) {
@@ -32,19 +33,19 @@ func TestAToolSetChangeIsTakenAtTheNextStepAndLoggedAsAHeaderChange(t *testing.T
 	if asked != 3 {
 		t.Fatalf("Refresh should be asked once per step, got %d", asked)
 	}
-	headers := find(log.Events(), session.TypeRequestHeader)
+	headers := sessiontest.OfType(log.Events(), session.TypeRequestHeader)
 	if len(headers) != 2 {
 		t.Fatalf("want an initial and a change header, got %d", len(headers))
 	}
-	h := decode[session.RequestHeader](t, headers[1])
+	h := sessiontest.Decode[session.RequestHeader](t, headers[1])
 	if h.Reason != prompt.HeaderChange || len(h.Tools) != 2 || h.System != "You are a test. Now with more tools." {
 		t.Fatalf("second header: %+v", h)
 	}
 	if len(p.requests[0].Tools) != 1 || len(p.requests[1].Tools) != 2 {
 		t.Fatalf("tools per request: %d, %d", len(p.requests[0].Tools), len(p.requests[1].Tools))
 	}
-	for _, e := range find(log.Events(), session.TypeToolResult) {
-		if r := decode[session.ToolResult](t, e); r.IsError {
+	for _, e := range sessiontest.OfType(log.Events(), session.TypeToolResult) {
+		if r := sessiontest.Decode[session.ToolResult](t, e); r.IsError {
 			t.Fatalf("the new tool should run: %+v", r)
 		}
 	}
