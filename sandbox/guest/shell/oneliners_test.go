@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptc-dev/ptc/internal/sharedtest"
 )
 
 // oneLiner is one line of testdata/oneliners.sh.
@@ -54,15 +56,7 @@ var hostTools = []string{"bash", "gawk", "jq", "tar", "gzip", "zip", "unzip", "x
 // which awk is GNU awk whatever the system's default awk is.
 func referenceBin(t *testing.T) string {
 	t.Helper()
-	for _, tool := range hostTools {
-		if _, err := exec.LookPath(tool); err != nil {
-			msg := tool + " is not installed (the one-liner test compares with it)"
-			if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
+	sharedtest.Tools(t, hostTools...) // the one-liner test compares with them
 	bin := t.TempDir()
 	gawk, _ := exec.LookPath("gawk")
 	if err := os.Symlink(gawk, filepath.Join(bin, "awk")); err != nil {

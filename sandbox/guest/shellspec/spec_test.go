@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-dev/ptc/internal/sharedtest"
 	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
@@ -37,16 +38,9 @@ func TestSpecCompat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a guest and runs ~1,800 cases in two shells; skipped with -short")
 	}
-	root := moduleRoot(t)
-	specDir := filepath.Join(root, "..", "shared", "shellcompat", "oils-spec")
-	bash, err := exec.LookPath("bash")
-	if _, serr := os.Stat(specDir); serr != nil || err != nil {
-		msg := fmt.Sprintf("needs the Oils spec files in %s and bash on PATH", specDir)
-		if os.Getenv("PTC_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	root := sharedtest.ModuleRoot(t)
+	specDir := sharedtest.Dir(t, "shellcompat", "oils-spec")
+	bash := sharedtest.Tool(t, "bash")
 	files := loadSpec(t, specDir)
 	w := newWorld(t, root, specDir, bash)
 	results := w.runAll(files)
@@ -122,16 +116,6 @@ func hasFile(files []specFile, name string) bool {
 		}
 	}
 	return false
-}
-
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	gomod := strings.TrimSpace(string(out))
-	if err != nil || gomod == "" || gomod == os.DevNull {
-		t.Fatalf("finding the module root: %v %q", err, gomod)
-	}
-	return filepath.Dir(gomod)
 }
 
 // world is what every case runs in: a workspace holding one directory per
