@@ -12,6 +12,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/tools/toolstest"
 )
 
 // agenticPreset lists the session's own tools and no sandbox tool, so
@@ -214,7 +215,7 @@ func TestPlanModeSwitchesAndExitPlanModeApproves(t *testing.T) {
 		text("starting"),
 	}})
 	on := true
-	ans := &answers{list: []string{"cover the error path too", tools.AnswerApprovePlan}}
+	ans := toolstest.Answer("cover the error path too", tools.AnswerApprovePlan)
 	s := openAgentic(t, home, ws, model, func(o *harness.Options) { o.Plan, o.Answerer = &on, ans })
 	defer s.Close()
 	if !s.PlanMode() {
@@ -264,15 +265,6 @@ func TestAHeadlessPlanStopsTheRun(t *testing.T) {
 	if n := len(sessiontest.DataOf[session.AssistantMessage](t, s.Events(), session.TypeAssistantMessage)); n != 1 {
 		t.Fatalf("%d model answers; the run must stop right after the plan", n)
 	}
-}
-
-// answers answers questions from a list, in order.
-type answers struct{ list []string }
-
-func (a *answers) Ask(context.Context, tools.Question) (string, error) {
-	s := a.list[0]
-	a.list = a.list[1:]
-	return s, nil
 }
 
 func TestUserInputGoesAheadOfTheNextGoalRound(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/tools/toolstest"
 )
 
 func TestParseFileReadsTheCommonFormat(t *testing.T) {
@@ -96,20 +97,6 @@ func TestExpansionFillsVariablesAndPaths(t *testing.T) {
 	}
 }
 
-// answers is a scripted Answerer.
-type answers struct {
-	answer string
-	asked  []tools.Question
-}
-
-func (a *answers) Ask(_ context.Context, q tools.Question) (string, error) {
-	a.asked = append(a.asked, q)
-	if a.answer == "" {
-		return "", tools.ErrNoAnswerer
-	}
-	return a.answer, nil
-}
-
 func TestProjectServersStartOnlyOnceApproved(t *testing.T) {
 	home, ws := t.TempDir(), "/work/repo"
 	trust := OpenTrust(home)
@@ -127,14 +114,14 @@ func TestProjectServersStartOnlyOnceApproved(t *testing.T) {
 		}
 	})
 	t.Run("a headless answerer also skips it", func(t *testing.T) {
-		a := &answers{}
+		a := &toolstest.Answerer{}
 		got, _, _ := Admit(context.Background(), servers, ws, trust, a)
-		if len(got) != 1 || len(a.asked) != 1 || strings.Contains(a.asked[0].Text, "\x1b") {
-			t.Fatalf("admitted %v, asked %+v", got, a.asked)
+		if len(got) != 1 || len(a.Asked()) != 1 || strings.Contains(a.Asked()[0].Text, "\x1b") {
+			t.Fatalf("admitted %v, asked %+v", got, a.Asked())
 		}
 	})
 	t.Run("allow once starts it without remembering", func(t *testing.T) {
-		got, _, _ := Admit(context.Background(), servers, ws, trust, &answers{answer: tools.AnswerAllowOnce})
+		got, _, _ := Admit(context.Background(), servers, ws, trust, toolstest.Answer(tools.AnswerAllowOnce))
 		if len(got) != 2 {
 			t.Fatalf("admitted %v", got)
 		}
@@ -143,7 +130,7 @@ func TestProjectServersStartOnlyOnceApproved(t *testing.T) {
 		}
 	})
 	t.Run("allow for the session is remembered for this workspace", func(t *testing.T) {
-		if got, _, _ := Admit(context.Background(), servers, ws, trust, &answers{answer: tools.AnswerAllowSession}); len(got) != 2 {
+		if got, _, _ := Admit(context.Background(), servers, ws, trust, toolstest.Answer(tools.AnswerAllowSession)); len(got) != 2 {
 			t.Fatalf("admitted %v", got)
 		}
 		if got, _, _ := Admit(context.Background(), servers, ws, trust, nil); len(got) != 2 {

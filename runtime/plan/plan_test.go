@@ -11,29 +11,8 @@ import (
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/tools/toolstest"
 )
-
-type sink struct {
-	types []string
-	data  []any
-}
-
-func (s *sink) Emit(typ string, data any) error {
-	s.types = append(s.types, typ)
-	s.data = append(s.data, data)
-	return nil
-}
-
-type answerer struct {
-	answer string
-	err    error
-	got    []tools.Question
-}
-
-func (a *answerer) Ask(_ context.Context, q tools.Question) (string, error) {
-	a.got = append(a.got, q)
-	return a.answer, a.err
-}
 
 const aPlan = "# Fix the parser\n\nThe parser drops trailing commas.\n\n1. Read parse.go and its tests\n2. [ ] Add a failing test\n- Fix `parseList` in parse.go\n"
 
@@ -53,7 +32,7 @@ func planArgs(p string) string {
 
 func TestExitPlanMode(t *testing.T) {
 	t.Run("approving turns plan mode off and keeps the plan as the todo list", func(t *testing.T) {
-		m, s, a, stopped := New(true), &sink{}, &answerer{answer: tools.AnswerApprovePlan}, false
+		m, s, a, stopped := New(true), &toolstest.Sink{}, toolstest.Answer(tools.AnswerApprovePlan), false
 		res := dispatch(t, m, &tools.Env{Sink: s, Answerer: a}, planArgs(aPlan), &stopped)
 		if res.IsError || !strings.Contains(res.Content, "approved") || !strings.Contains(res.Content, "3 steps") {
 			t.Fatalf("%q", res.Content)
@@ -61,16 +40,16 @@ func TestExitPlanMode(t *testing.T) {
 		if m.Active() || m.ReadOnly() != "" {
 			t.Fatal("plan mode is still on")
 		}
-		if len(a.got) != 1 || a.got[0].Kind != tools.KindPlan || a.got[0].Text != aPlan || a.got[0].CallID != "p1" {
-			t.Fatalf("question %+v", a.got)
+		if len(a.Asked()) != 1 || a.Asked()[0].Kind != tools.KindPlan || a.Asked()[0].Text != aPlan || a.Asked()[0].CallID != "p1" {
+			t.Fatalf("question %+v", a.Asked())
 		}
-		if !reflect.DeepEqual(s.types, []string{session.TypePlanMode, session.TypeTodoWrite}) {
-			t.Fatalf("events %v", s.types)
+		if !reflect.DeepEqual(s.Types(), []string{session.TypePlanMode, session.TypeTodoWrite}) {
+			t.Fatalf("events %v", s.Types())
 		}
-		if pm := s.data[0].(session.PlanMode); pm.Active || pm.By != ByApproval || pm.Plan != aPlan || pm.CallID != "p1" {
+		if pm := s.Data()[0].(session.PlanMode); pm.Active || pm.By != ByApproval || pm.Plan != aPlan || pm.CallID != "p1" {
 			t.Fatalf("%+v", pm)
 		}
-		todos := s.data[1].(session.TodoWrite).Todos
+		todos := s.Data()[1].(session.TodoWrite).Todos
 		want := []string{"Read parse.go and its tests", "Add a failing test", "Fix `parseList` in parse.go"}
 		for i, td := range todos {
 			if td.Content != want[i] || td.Status != "pending" {
@@ -79,17 +58,17 @@ func TestExitPlanMode(t *testing.T) {
 		}
 	})
 	t.Run("keep planning fails the call with the user's feedback", func(t *testing.T) {
-		m, s, stopped := New(true), &sink{}, false
-		res := dispatch(t, m, &tools.Env{Sink: s, Answerer: &answerer{answer: "also cover the lexer"}}, planArgs(aPlan), &stopped)
+		m, s, stopped := New(true), &toolstest.Sink{}, false
+		res := dispatch(t, m, &tools.Env{Sink: s, Answerer: toolstest.Answer("also cover the lexer")}, planArgs(aPlan), &stopped)
 		if !res.IsError || !strings.Contains(res.Content, "also cover the lexer") || !strings.Contains(res.Content, "keep planning") {
 			t.Fatalf("%q", res.Content)
 		}
-		if !m.Active() || len(s.types) != 0 {
-			t.Fatalf("plan mode on %v, events %v", m.Active(), s.types)
+		if !m.Active() || len(s.Types()) != 0 {
+			t.Fatalf("plan mode on %v, events %v", m.Active(), s.Types())
 		}
 	})
 	t.Run("without anybody to ask the run stops and plan mode stays on", func(t *testing.T) {
-		for name, env := range map[string]*tools.Env{"no answerer": {}, "a headless answerer": {Answerer: &answerer{err: tools.ErrNoAnswerer}}} {
+		for name, env := range map[string]*tools.Env{"no answerer": {}, "a headless answerer": {Answerer: &toolstest.Answerer{Err: tools.ErrNoAnswerer}}} {
 			m, stopped := New(true), false
 			res := dispatch(t, m, env, planArgs(aPlan), &stopped)
 			if res.IsError || !stopped || !m.Active() || !strings.Contains(res.Content, "stops") {
@@ -98,18 +77,18 @@ func TestExitPlanMode(t *testing.T) {
 		}
 	})
 	t.Run("under --approve-plan the plan is approved without asking", func(t *testing.T) {
-		m, s, a := New(true), &sink{}, &answerer{err: tools.ErrNoAnswerer}
+		m, s, a := New(true), &toolstest.Sink{}, &toolstest.Answerer{Err: tools.ErrNoAnswerer}
 		reg, _ := tools.NewRegistry(tools.PresentNative, Exit(m, ExitOptions{Approve: true}))
 		res := tools.NewRunner(reg, tools.RunnerConfig{Env: &tools.Env{Sink: s, Answerer: a}}).Dispatch(context.Background(),
 			tools.Call{ID: "p1", Name: ExitName, Raw: planArgs(aPlan)})
-		if res.IsError || m.Active() || len(a.got) != 0 || len(s.types) != 2 {
-			t.Fatalf("%q on=%v asked=%d events=%v", res.Content, m.Active(), len(a.got), s.types)
+		if res.IsError || m.Active() || len(a.Asked()) != 0 || len(s.Types()) != 2 {
+			t.Fatalf("%q on=%v asked=%d events=%v", res.Content, m.Active(), len(a.Asked()), s.Types())
 		}
 	})
 	t.Run("outside plan mode the call fails and asks nobody", func(t *testing.T) {
-		a, stopped := &answerer{answer: tools.AnswerApprovePlan}, false
+		a, stopped := toolstest.Answer(tools.AnswerApprovePlan), false
 		res := dispatch(t, New(false), &tools.Env{Answerer: a}, planArgs(aPlan), &stopped)
-		if !res.IsError || !strings.Contains(res.Content, "plan mode is not on") || len(a.got) != 0 {
+		if !res.IsError || !strings.Contains(res.Content, "plan mode is not on") || len(a.Asked()) != 0 {
 			t.Fatalf("%q", res.Content)
 		}
 	})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/tools/toolstest"
 	"github.com/ptc-dev/ptc/sandbox"
 )
 
@@ -24,14 +25,6 @@ func testHost() *sandbox.Host {
 	hostOnce.Do(func() { host = sandbox.NewHost(sandbox.Config{}); host.Warm() })
 	return host
 }
-
-type sink struct{ types []string }
-
-func (s *sink) Emit(t string, _ any) error { s.types = append(s.types, t); return nil }
-
-type answer string
-
-func (a answer) Ask(context.Context, tools.Question) (string, error) { return string(a), nil }
 
 func call(t *testing.T, tool tools.Tool, ctx context.Context, args any) (any, error) {
 	t.Helper()
@@ -57,15 +50,15 @@ func TestEscalationNeedsBothFieldsAndApproval(t *testing.T) {
 		want   string
 		asked  bool
 	}{
-		{"permissions without justification are invalid", tools.PolicyAsk, answer("allow-once"), map[string]any{"sandbox_permissions": "danger-full-access"}, tools.CodeInvalidArgs, false},
-		{"a mode that is not wider is invalid", tools.PolicyAsk, answer("allow-once"), map[string]any{"sandbox_permissions": "read-only", "justification": "x"}, tools.CodeInvalidArgs, false},
-		{"policy never denies without asking", tools.PolicyNever, answer("allow-once"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, false},
+		{"permissions without justification are invalid", tools.PolicyAsk, toolstest.Answer("allow-once"), map[string]any{"sandbox_permissions": "danger-full-access"}, tools.CodeInvalidArgs, false},
+		{"a mode that is not wider is invalid", tools.PolicyAsk, toolstest.Answer("allow-once"), map[string]any{"sandbox_permissions": "read-only", "justification": "x"}, tools.CodeInvalidArgs, false},
+		{"policy never denies without asking", tools.PolicyNever, toolstest.Answer("allow-once"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, false},
 		{"no answerer denies", tools.PolicyAsk, nil, map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, true},
-		{"a user denial denies", tools.PolicyAsk, answer("deny"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, true},
+		{"a user denial denies", tools.PolicyAsk, toolstest.Answer("deny"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSet(testHost(), Config{Workspace: ws, Approval: tc.policy})
-			sk := &sink{}
+			sk := &toolstest.Sink{}
 			ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: sk, Answerer: tc.answer})
 			args := map[string]any{"command": "echo hi", "description": "d"}
 			for k, v := range tc.args {
@@ -75,8 +68,8 @@ func TestEscalationNeedsBothFieldsAndApproval(t *testing.T) {
 			if code(err) != tc.want {
 				t.Fatalf("got %v, want code %s", err, tc.want)
 			}
-			if asked := strings.Contains(strings.Join(sk.types, " "), session.TypeApprovalAsked); asked != tc.asked {
-				t.Fatalf("asked=%v, events %v", asked, sk.types)
+			if asked := strings.Contains(strings.Join(sk.Types(), " "), session.TypeApprovalAsked); asked != tc.asked {
+				t.Fatalf("asked=%v, events %v", asked, sk.Types())
 			}
 		})
 	}
@@ -85,8 +78,8 @@ func TestEscalationNeedsBothFieldsAndApproval(t *testing.T) {
 func TestAnApprovedEscalationRunsOnTheHostAndSaysSo(t *testing.T) {
 	ws := t.TempDir()
 	s := newSet(testHost(), Config{Workspace: ws})
-	sk := &sink{}
-	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: sk, Answerer: answer("allow-once")})
+	sk := &toolstest.Sink{}
+	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: sk, Answerer: toolstest.Answer("allow-once")})
 	v, err := call(t, s.bash(), ctx, map[string]any{"command": "echo $0", "description": "d", "sandbox_permissions": "danger-full-access", "justification": "needs bash"})
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +88,7 @@ func TestAnApprovedEscalationRunsOnTheHostAndSaysSo(t *testing.T) {
 	if r := renderBash(o); !o.Host || strings.Count(r, "outside the sandbox") != 1 || !strings.HasPrefix(r, "[ran on the host") {
 		t.Fatalf("want one host marker, first; got %+v rendered %q", o, r)
 	}
-	if got := strings.Join(sk.types, " "); !strings.Contains(got, session.TypeSandboxMode) || !strings.Contains(got, session.TypeApprovalDecided) {
+	if got := strings.Join(sk.Types(), " "); !strings.Contains(got, session.TypeSandboxMode) || !strings.Contains(got, session.TypeApprovalDecided) {
 		t.Fatalf("events %v", got)
 	}
 }
@@ -134,56 +127,45 @@ func TestWriteAndEditRequireAFreshRead(t *testing.T) {
 	}
 }
 
-// countingAnswer answers every question the same way and counts them.
-type countingAnswer struct {
-	answer string
-	asked  int
-}
-
-func (a *countingAnswer) Ask(context.Context, tools.Question) (string, error) {
-	a.asked++
-	return a.answer, nil
-}
-
 func TestGitWriteIsAskedOnceForTheSessionAndDeniedUnderNever(t *testing.T) {
 	ws := t.TempDir()
 	args := map[string]any{"command": "echo hi", "description": "d", "sandbox_permissions": "git-write", "justification": "commit the fix"}
 	t.Run("allowed for the session, the second call is not asked again", func(t *testing.T) {
-		ans := &countingAnswer{answer: tools.AnswerAllowSession}
+		ans := toolstest.Answer(tools.AnswerAllowSession)
 		bash, _ := ByName(testHost(), Config{Workspace: ws}, "bash")
-		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s1", Sink: &sink{}, Answerer: ans})
+		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s1", Sink: &toolstest.Sink{}, Answerer: ans})
 		for i := 0; i < 2; i++ {
 			if _, err := call(t, bash, ctx, args); err != nil {
 				t.Fatalf("call %d: %v", i, err)
 			}
 		}
-		if ans.asked != 1 {
-			t.Fatalf("asked %d times, want 1", ans.asked)
+		if len(ans.Asked()) != 1 {
+			t.Fatalf("asked %d times, want 1", len(ans.Asked()))
 		}
-		other := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s2", Sink: &sink{}, Answerer: ans})
-		if _, err := call(t, bash, other, args); err != nil || ans.asked != 2 {
-			t.Fatalf("another session must be asked itself: %v, asked %d", err, ans.asked)
+		other := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s2", Sink: &toolstest.Sink{}, Answerer: ans})
+		if _, err := call(t, bash, other, args); err != nil || len(ans.Asked()) != 2 {
+			t.Fatalf("another session must be asked itself: %v, asked %d", err, len(ans.Asked()))
 		}
 	})
 	t.Run("allowed once, the next call is asked again", func(t *testing.T) {
-		ans := &countingAnswer{answer: tools.AnswerAllowOnce}
+		ans := toolstest.Answer(tools.AnswerAllowOnce)
 		bash, _ := ByName(testHost(), Config{Workspace: ws}, "bash")
-		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &sink{}, Answerer: ans})
+		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &toolstest.Sink{}, Answerer: ans})
 		for i := 0; i < 2; i++ {
 			if _, err := call(t, bash, ctx, args); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if ans.asked != 2 {
-			t.Fatalf("asked %d times, want 2", ans.asked)
+		if len(ans.Asked()) != 2 {
+			t.Fatalf("asked %d times, want 2", len(ans.Asked()))
 		}
 	})
 	t.Run("under approval never it is denied without asking", func(t *testing.T) {
-		ans := &countingAnswer{answer: tools.AnswerAllowSession}
+		ans := toolstest.Answer(tools.AnswerAllowSession)
 		bash, _ := ByName(testHost(), Config{Workspace: ws, Approval: tools.PolicyNever}, "bash")
-		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &sink{}, Answerer: ans})
-		if _, err := call(t, bash, ctx, args); code(err) != tools.CodeSandboxDenied || ans.asked != 0 {
-			t.Fatalf("got %v (asked %d), want SANDBOX_DENIED without asking", err, ans.asked)
+		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &toolstest.Sink{}, Answerer: ans})
+		if _, err := call(t, bash, ctx, args); code(err) != tools.CodeSandboxDenied || len(ans.Asked()) != 0 {
+			t.Fatalf("got %v (asked %d), want SANDBOX_DENIED without asking", err, len(ans.Asked()))
 		}
 	})
 }

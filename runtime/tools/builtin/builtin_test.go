@@ -9,29 +9,8 @@ import (
 
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/tools/toolstest"
 )
-
-type sink struct {
-	types []string
-	data  []any
-}
-
-func (s *sink) Emit(typ string, data any) error {
-	s.types = append(s.types, typ)
-	s.data = append(s.data, data)
-	return nil
-}
-
-type answerer struct {
-	answer string
-	err    error
-	got    tools.Question
-}
-
-func (a *answerer) Ask(_ context.Context, q tools.Question) (string, error) {
-	a.got = q
-	return a.answer, a.err
-}
 
 func runner(t *testing.T, env *tools.Env) *tools.Runner {
 	t.Helper()
@@ -58,17 +37,17 @@ func TestSchemasMatchTheGoTypes(t *testing.T) {
 
 func TestTodoWrite(t *testing.T) {
 	t.Run("the whole list is replaced, logged and rendered", func(t *testing.T) {
-		s := &sink{}
+		s := &toolstest.Sink{}
 		raw := `{"todos":[{"content":"read the code","status":"completed"},{"content":"fix the bug","status":"in_progress","priority":"high"},{"content":"run tests","status":"pending"}]}`
 		res := runner(t, &tools.Env{Sink: s}).Dispatch(context.Background(), tools.Call{ID: "c1", Name: TodoWriteName, Raw: raw})
 		want := "Todo list updated:\n[x] read the code\n[~] fix the bug (high)\n[ ] run tests"
 		if res.IsError || res.Content != want {
 			t.Fatalf("%q", res.Content)
 		}
-		if !reflect.DeepEqual(s.types, []string{session.TypeTodoWrite}) {
-			t.Fatalf("events %v", s.types)
+		if !reflect.DeepEqual(s.Types(), []string{session.TypeTodoWrite}) {
+			t.Fatalf("events %v", s.Types())
 		}
-		ev := s.data[0].(session.TodoWrite)
+		ev := s.Data()[0].(session.TodoWrite)
 		if ev.CallID != "c1" || len(ev.Todos) != 3 || ev.Todos[1].Priority != "high" {
 			t.Fatalf("%+v", ev)
 		}
@@ -94,19 +73,19 @@ func TestTodoWrite(t *testing.T) {
 
 func TestAskUserQuestion(t *testing.T) {
 	t.Run("the question goes to the answerer", func(t *testing.T) {
-		a := &answerer{answer: "use Postgres"}
+		a := toolstest.Answer("use Postgres")
 		res := runner(t, &tools.Env{Answerer: a}).Dispatch(context.Background(), tools.Call{ID: "q1", Name: AskUserQuestionName,
 			Raw: `{"question":"Which database?","options":["Postgres","SQLite"]}`})
 		if res.IsError || res.Content != "The user answered: use Postgres" {
 			t.Fatalf("%q", res.Content)
 		}
-		if a.got.Kind != tools.KindQuestion || a.got.Text != "Which database?" || len(a.got.Options) != 2 || a.got.CallID != "q1" {
-			t.Fatalf("%+v", a.got)
+		if q := a.Asked(); len(q) != 1 || q[0].Kind != tools.KindQuestion || q[0].Text != "Which database?" || len(q[0].Options) != 2 || q[0].CallID != "q1" {
+			t.Fatalf("%+v", q)
 		}
 	})
 	for name, env := range map[string]*tools.Env{
 		"without an answerer it fails closed":      {},
-		"with a headless answerer it fails closed": {Answerer: &answerer{err: tools.ErrNoAnswerer}},
+		"with a headless answerer it fails closed": {Answerer: &toolstest.Answerer{Err: tools.ErrNoAnswerer}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			res := runner(t, env).Dispatch(context.Background(), tools.Call{Name: AskUserQuestionName, Raw: `{"question":"?"}`})
@@ -116,7 +95,7 @@ func TestAskUserQuestion(t *testing.T) {
 		})
 	}
 	t.Run("other answerer errors are reported", func(t *testing.T) {
-		res := runner(t, &tools.Env{Answerer: &answerer{err: errors.New("tty closed")}}).Dispatch(context.Background(),
+		res := runner(t, &tools.Env{Answerer: &toolstest.Answerer{Err: errors.New("tty closed")}}).Dispatch(context.Background(),
 			tools.Call{Name: AskUserQuestionName, Raw: `{"question":"?"}`})
 		if !res.IsError || res.Content != "Error: tty closed" {
 			t.Fatalf("%q", res.Content)

@@ -1,0 +1,79 @@
+// Package toolstest holds recording fakes of the tool runtime's seams —
+// the event Sink and the Answerer that stands for the user — for tests of
+// tools and of what runs them. (Package tools' own tests cannot import it
+// and keep their copies.)
+package toolstest
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ptc-dev/ptc/runtime/tools"
+)
+
+// Sink is a tools.Sink that keeps every event; safe for concurrent use.
+type Sink struct {
+	mu    sync.Mutex
+	types []string
+	data  []any
+}
+
+// Emit keeps the event.
+func (s *Sink) Emit(typ string, data any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.types = append(s.types, typ)
+	s.data = append(s.data, data)
+	return nil
+}
+
+// Types returns the types of the events so far, in order.
+func (s *Sink) Types() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.types...)
+}
+
+// Data returns the data of the events so far, in order.
+func (s *Sink) Data() []any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]any(nil), s.data...)
+}
+
+// Answerer is a tools.Answerer that gives Answers in order, the last one
+// again to every later question, and keeps each question it is asked.
+// Err, when set, is returned instead of an answer; with neither it
+// returns tools.ErrNoAnswerer, as a session without a user does. Safe for
+// concurrent use.
+type Answerer struct {
+	Answers []string
+	Err     error
+
+	mu    sync.Mutex
+	asked []tools.Question
+}
+
+// Answer is an Answerer giving answers in order.
+func Answer(answers ...string) *Answerer { return &Answerer{Answers: answers} }
+
+// Ask keeps q and answers it.
+func (a *Answerer) Ask(_ context.Context, q tools.Question) (string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, q)
+	switch {
+	case a.Err != nil:
+		return "", a.Err
+	case len(a.Answers) == 0:
+		return "", tools.ErrNoAnswerer
+	}
+	return a.Answers[min(len(a.asked), len(a.Answers))-1], nil
+}
+
+// Asked returns the questions asked so far, in order.
+func (a *Answerer) Asked() []tools.Question {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]tools.Question(nil), a.asked...)
+}
