@@ -202,6 +202,50 @@ type grepRun struct {
 	maxN        int
 	before      int
 	after       int
+	f           grepFlags
+}
+
+// grepFlags are the options the per-file and per-line paths consult, read
+// once: in the wasm guest a lookup in the option maps costs about what
+// searching a short line does, and there were a dozen per file.
+type grepFlags struct {
+	invert     bool // -v
+	text       bool // -a or --binary-files=text
+	skipBinary bool // -I or --binary-files=without-match
+	quiet      bool // no lines printed: -q, -l, -L or -c
+	summary    byte // which of q, l, L and c, in that order of precedence, or 0
+	only       bool // -o without -v
+	nullName   bool // -Z
+	byteOffset bool // -b
+	silent     bool // -s
+	include    []string
+	exclude    []string
+	excludeDir []string
+}
+
+func readGrepFlags(o *opts) grepFlags {
+	bin := o.val("binary-files")
+	var summary byte
+	for _, c := range []byte("qlLc") {
+		if o.has(string(c)) {
+			summary = c
+			break
+		}
+	}
+	return grepFlags{
+		invert:     o.has("v"),
+		text:       o.has("a") || bin == "text",
+		skipBinary: o.has("I") || bin == "without-match",
+		quiet:      summary != 0,
+		summary:    summary,
+		only:       o.has("o") && !o.has("v"),
+		nullName:   o.has("Z"),
+		byteOffset: o.has("b"),
+		silent:     o.has("s"),
+		include:    o.vals["include"],
+		exclude:    o.vals["exclude"],
+		excludeDir: o.vals["exclude-dir"],
+	}
 }
 
 func grep(c *cmd, args []string) (code int) {
@@ -225,7 +269,7 @@ func grep(c *cmd, args []string) (code int) {
 		}
 		patterns, files = files[:1], files[1:]
 	}
-	g := &grepRun{c: c, o: o, maxN: -1, lineNumbers: o.has("n")}
+	g := &grepRun{c: c, o: o, maxN: -1, lineNumbers: o.has("n"), f: readGrepFlags(o)}
 	// A plain literal is searched with bytes.Contains; the regexp is only
 	// compiled when something needs it (-o), since compiling is a large
 	// share of a grep's fixed cost in the wasm guest.
@@ -357,7 +401,7 @@ type grepWalk struct {
 }
 
 func (w *grepWalk) fail(name string, err error) {
-	if !w.g.o.has("s") {
+	if !w.g.f.silent {
 		w.g.c.fail("%s: %s", name, errText(err))
 	}
 	w.status = 2
@@ -369,12 +413,12 @@ func (w *grepWalk) visit(p, rel, name string, d fs.DirEntry) {
 	if _, err := w.g.w.Write(nil); err != nil {
 		return // the output is gone (grep -r x | head): stop walking
 	}
-	o := w.g.o
+	f := &w.g.f
 	if d.IsDir() {
-		if rel != "" && (d.Name() == ".git" || globAny(o.vals["exclude-dir"], d.Name())) {
+		if rel != "" && (d.Name() == ".git" || globAny(f.excludeDir, d.Name())) {
 			return
 		}
-		entries, err := os.ReadDir(p)
+		entries, err := readDir(p)
 		if err != nil {
 			w.fail(name, err)
 			return
@@ -395,10 +439,10 @@ func (w *grepWalk) visit(p, rel, name string, d fs.DirEntry) {
 	if !d.Type().IsRegular() {
 		return
 	}
-	if inc := o.vals["include"]; len(inc) > 0 && !globAny(inc, d.Name()) {
+	if len(f.include) > 0 && !globAny(f.include, d.Name()) {
 		return
 	}
-	if globAny(o.vals["exclude"], d.Name()) {
+	if globAny(f.exclude, d.Name()) {
 		return
 	}
 	if err := w.g.searchPath(name, p, true); err != nil {
@@ -467,9 +511,9 @@ func lineAt(data []byte, starts []int, i int) []byte {
 }
 
 func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
-	o, w := g.o, g.w
-	binary := !o.has("a") && o.val("binary-files") != "text" && bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
-	if binary && (o.has("I") || o.val("binary-files") == "without-match") {
+	f, w := &g.f, g.w
+	binary := !f.text && bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
+	if binary && f.skipBinary {
 		return nil
 	}
 	prefix := ""
@@ -481,7 +525,7 @@ func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 	// match of the multi-line form cannot have a matching line.
 	scan := len(data) > 0
 	switch {
-	case o.has("v"):
+	case f.invert:
 	case g.lit != nil:
 		scan = scan && bytes.Contains(data, g.lit)
 	case g.any != nil:
@@ -506,9 +550,9 @@ func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 			break
 		}
 		line := lineAt(data, starts, i)
-		hit := g.match(line) != o.has("v")
+		hit := g.match(line) != f.invert
 		if !hit {
-			if afterLeft > 0 && !quietOutput(o) && !binary {
+			if afterLeft > 0 && !f.quiet && !binary {
 				g.printLine(prefix, i+1, line, '-')
 				lastPrinted = i + 1
 				afterLeft--
@@ -517,7 +561,7 @@ func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 		}
 		count++
 		g.matched = true
-		if quietOutput(o) {
+		if f.quiet {
 			continue
 		}
 		if binary {
@@ -535,7 +579,7 @@ func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 				g.printLine(prefix, j+1, lineAt(data, starts, j), '-')
 			}
 		}
-		if o.has("o") && !o.has("v") {
+		if f.only {
 			for _, m := range g.re.FindAllIndex(line, -1) {
 				if m[1] > m[0] {
 					g.matchOff = m[0]
@@ -548,17 +592,17 @@ func (g *grepRun) searchData(name string, data []byte, inDir bool) error {
 		}
 		lastPrinted, afterLeft = i+1, g.after
 	}
-	switch {
-	case o.has("q"):
-	case o.has("l"):
+	switch f.summary {
+	case 'q':
+	case 'l':
 		if count > 0 {
 			w.WriteString(name + g.nameEnd("\n"))
 		}
-	case o.has("L"):
+	case 'L':
 		if count == 0 {
 			w.WriteString(name + g.nameEnd("\n"))
 		}
-	case o.has("c"):
+	case 'c':
 		if prefix != "" {
 			fmt.Fprintf(w, "%s:%d\n", prefix, count)
 		} else {
@@ -577,11 +621,9 @@ func (g *grepRun) match(line []byte) bool {
 	return g.re.Match(line)
 }
 
-func quietOutput(o *opts) bool { return o.has("q") || o.has("l") || o.has("L") || o.has("c") }
-
 // nameEnd is what follows a file name: NUL with -Z, else sep.
 func (g *grepRun) nameEnd(sep string) string {
-	if g.o.has("Z") {
+	if g.f.nullName {
 		return "\x00"
 	}
 	return sep
@@ -597,7 +639,7 @@ func (g *grepRun) printLine(prefix string, n int, text []byte, sep byte) {
 		bw.Write(strconv.AppendInt(g.num[:0], int64(n), 10))
 		bw.WriteByte(sep)
 	}
-	if g.o.has("b") {
+	if g.f.byteOffset {
 		bw.Write(strconv.AppendInt(g.num[:0], int64(g.starts[n-1]+g.matchOff), 10))
 		bw.WriteByte(sep)
 	}
