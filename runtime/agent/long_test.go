@@ -16,6 +16,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm/script"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/runtime/tools/builtin"
 )
@@ -140,8 +141,7 @@ func TestALongSessionStaysInsideItsWindow(t *testing.T) {
 			}
 		}
 		for _, i := range meters {
-			var m session.ContextMeter
-			decodeInto(t, r.events[i], &m)
+			m := sessiontest.Decode[session.ContextMeter](t, r.events[i])
 			if m.Tokens > window || m.Window != window || m.Threshold != window*8/10 {
 				t.Fatalf("meter %+v", m)
 			}
@@ -206,12 +206,10 @@ func TestALongSessionStaysInsideItsWindow(t *testing.T) {
 		for _, e := range r.events {
 			switch e.Type {
 			case session.TypeTodoWrite:
-				var d session.TodoWrite
-				decodeInto(t, e, &d)
+				d := sessiontest.Decode[session.TodoWrite](t, e)
 				latest = d.Todos
 			case session.TypeUserMessage:
-				var d session.UserMessage
-				decodeInto(t, e, &d)
+				d := sessiontest.Decode[session.UserMessage](t, e)
 				if d.Replaces == nil || latest == nil {
 					continue
 				}
@@ -250,19 +248,11 @@ func TestALongSessionStaysInsideItsWindow(t *testing.T) {
 		if len(got) != len(before.Messages)+1 || !reflect.DeepEqual(got[:len(before.Messages)], before.Messages) {
 			t.Fatal("the resumed request does not start with the stored surface")
 		}
-		var m session.ContextMeter
-		decodeInto(t, log.Events()[indexes(log.Events(), session.TypeContextMeter)[len(meters)]], &m)
+		m := sessiontest.Decode[session.ContextMeter](t, log.Events()[indexes(log.Events(), session.TypeContextMeter)[len(meters)]])
 		if m.Basis != compact.BasisReported {
 			t.Fatalf("the resumed meter did not restore its baseline: %+v", m)
 		}
 	})
-}
-
-func decodeInto(t *testing.T, e session.Event, v any) {
-	t.Helper()
-	if err := json.Unmarshal(e.Data, v); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // overflowOnce answers its first request the way OpenAI and DeepSeek
@@ -325,10 +315,8 @@ func TestAContextOverflowIsCompactedAndTheStepRetried(t *testing.T) {
 	if !reflect.DeepEqual(kinds, want) {
 		t.Fatalf("events %v, want %v", kinds, want)
 	}
-	var start session.CompactionStart
-	decodeInto(t, events[indexes(events, session.TypeCompactionStart)[0]], &start)
-	var retry session.LLMRetry
-	decodeInto(t, events[indexes(events, session.TypeLLMRetry)[0]], &retry)
+	start := sessiontest.Decode[session.CompactionStart](t, events[indexes(events, session.TypeCompactionStart)[0]])
+	retry := sessiontest.Decode[session.LLMRetry](t, events[indexes(events, session.TypeLLMRetry)[0]])
 	if start.Trigger != session.TriggerOverflow || retry.Code != string(llm.ErrContextOverflow) || retry.Step != 1 {
 		t.Fatalf("compaction %+v after retry %+v", start, retry)
 	}
@@ -356,8 +344,7 @@ func TestAContextOverflowIsCompactedAndTheStepRetried(t *testing.T) {
 			t.Fatalf("turn %+v, %v", out, err)
 		}
 		meters := indexes(log.Events(), session.TypeContextMeter)
-		var m session.ContextMeter
-		decodeInto(t, log.Events()[meters[len(meters)-1]], &m)
+		m := sessiontest.Decode[session.ContextMeter](t, log.Events()[meters[len(meters)-1]])
 		if m.Window != 8192 || m.Tokens > 8192 {
 			t.Fatalf("last reading %+v, want it inside the stated 8192-token window", m)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm/script"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 const window = 32768
@@ -212,9 +213,8 @@ func TestASummaryThatDoesNotShrinkIsRejectedAndRetriedOnce(t *testing.T) {
 		if !reflect.DeepEqual(f.Request.Messages, before.Messages) || f.Refusal != "" {
 			t.Fatal("a failed compaction changed the surface, or the request that still fits was refused")
 		}
-		var end session.CompactionEnd
 		events := l.Events()
-		decodeLast(t, events, session.TypeCompactionEnd, &end)
+		end := sessiontest.Last[session.CompactionEnd](t, events, session.TypeCompactionEnd)
 		if end.Error == "" {
 			t.Fatal("compaction/end does not record the failure")
 		}
@@ -227,8 +227,7 @@ func rejected(t *testing.T, l testLog) []string {
 	var out []string
 	for _, e := range l.Events() {
 		if e.Type == session.TypeCompactionSummary {
-			var d session.CompactionSummary
-			decode(t, e, &d)
+			d := sessiontest.Decode[session.CompactionSummary](t, e)
 			if d.Rejected != "" {
 				out = append(out, d.Rejected)
 			}
@@ -409,8 +408,7 @@ func TestACancelledCompactionStopsAtOnce(t *testing.T) {
 	if f.Compaction == nil || f.Compaction.Failure == "" || len(p.Requests()) != 1 {
 		t.Fatalf("compaction %+v after %d requests; want one failed attempt", f.Compaction, len(p.Requests()))
 	}
-	var end session.CompactionEnd
-	decodeLast(t, l.Events(), session.TypeCompactionEnd, &end)
+	end := sessiontest.Last[session.CompactionEnd](t, l.Events(), session.TypeCompactionEnd)
 	if end.Error == "" {
 		t.Fatal("compaction/end does not record the failure")
 	}

@@ -2,7 +2,6 @@ package compact
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -109,20 +108,3 @@ func types(events []session.Event, want ...string) []string {
 }
 
 const goodSummary = "<summary>\n## Task and intent\nRead every file.\n## Next step\nRead the next file.\n</summary>"
-
-func decode(t testing.TB, e session.Event, v any) {
-	t.Helper()
-	must(t, json.Unmarshal(e.Data, v))
-}
-
-// decodeLast decodes the last event of type typ.
-func decodeLast(t testing.TB, events []session.Event, typ string, v any) {
-	t.Helper()
-	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Type == typ {
-			decode(t, events[i], v)
-			return
-		}
-	}
-	t.Fatalf("no %s event", typ)
-}

@@ -38,3 +38,17 @@ func DataOf[T any](t testing.TB, events []session.Event, typ string) []T {
 	}
 	return out
 }
+
+// Last decodes the data of the last event of type typ as a T, failing the
+// test when there is none.
+func Last[T any](t testing.TB, events []session.Event, typ string) T {
+	t.Helper()
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type == typ {
+			return Decode[T](t, events[i])
+		}
+	}
+	t.Fatalf("no %s event", typ)
+	var zero T
+	return zero
+}
