@@ -38,7 +38,7 @@ func newShCmd() *cobra.Command {
 			defer host.Close(context.Background())
 			ctx, cancel := context.WithTimeout(c.Context(), timeout)
 			defer cancel()
-			o, err := sandboxtools.RunCommandIn(ctx, host, sandbox.Scope{Workspace: ws, Mode: m, Network: network}, args[0], ws)
+			o, err := sandboxtools.RunCommand(ctx, host, sandbox.Scope{Workspace: ws, Mode: m, Network: network}, args[0], ws)
 			if err != nil {
 				return err
 			}

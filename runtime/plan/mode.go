@@ -64,13 +64,3 @@ func Restore(events []session.Event, def bool) (bool, error) {
 	}
 	return def, nil
 }
-
-// Recorded reports whether events hold any plan/mode event.
-func Recorded(events []session.Event) bool {
-	for _, e := range events {
-		if e.Type == session.TypePlanMode {
-			return true
-		}
-	}
-	return false
-}

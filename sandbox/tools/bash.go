@@ -89,7 +89,7 @@ func (s *set) runBash(ctx context.Context, call tools.Call, in BashIn) (BashOut,
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	o, err := RunCommandIn(ctx, s.host, s.scope(ctx, ws, mode), in.Command, abs(ws, in.Workdir))
+	o, err := RunCommand(ctx, s.host, s.scope(ctx, ws, mode), in.Command, abs(ws, in.Workdir))
 	if err != nil {
 		return BashOut{}, err
 	}
@@ -114,15 +114,11 @@ func (s *set) readOnlyNote(ctx context.Context, exit int, note string) string {
 	return n
 }
 
-// RunCommand runs one command exactly as the bash tool does: with the
-// host's /bin/bash in danger-full-access, otherwise in a fresh guest shell
-// in workdir. `ptc sh` uses it too.
-func RunCommand(ctx context.Context, host *sandbox.Host, ws string, mode sandbox.Mode, command, workdir string) (sandbox.Outcome, error) {
-	return RunCommandIn(ctx, host, sandbox.Scope{Workspace: ws, Mode: mode}, command, workdir)
-}
-
-// RunCommandIn is RunCommand for a full scope (session, spill, network).
-func RunCommandIn(ctx context.Context, host *sandbox.Host, scope sandbox.Scope, command, workdir string) (sandbox.Outcome, error) {
+// RunCommand runs one command in scope (workspace, mode, session, spill,
+// network) exactly as the bash tool does: with the host's /bin/bash in
+// danger-full-access, otherwise in a fresh guest shell in workdir.
+// `ptc sh` uses it too.
+func RunCommand(ctx context.Context, host *sandbox.Host, scope sandbox.Scope, command, workdir string) (sandbox.Outcome, error) {
 	if scope.Mode == sandbox.DangerFullAccess {
 		return host.HostShell(ctx, workdir, command)
 	}
