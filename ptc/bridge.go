@@ -3,7 +3,7 @@ package ptc
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -90,7 +90,7 @@ func (b *bridge) call(cf callFrame) {
 	if cf.n != n || n > h.lim.MaxCalls {
 		return
 	}
-	id := fmt.Sprintf("%s:ptc:%d", h.req.CallID, n)
+	id := h.req.CallID + ":ptc:" + strconv.Itoa(n)
 	c := &nested{
 		n: n,
 		call: tools.Call{ID: id, Name: cf.name, Raw: cf.args, Args: json.RawMessage(cf.args),
@@ -100,6 +100,14 @@ func (b *bridge) call(cf callFrame) {
 	b.mu.Lock()
 	b.calls = append(b.calls, c)
 	b.mu.Unlock()
+	if cf.alone && b.waiting.Load() == 0 && h.ctx.Err() == nil {
+		// Nothing else runs or can come until it settles: whether it may
+		// share the pool does not matter, so the tool is not asked.
+		if release, ok := b.gate.TryAcquire(false); ok {
+			b.inline(c, release)
+			return
+		}
+	}
 	c.safe = b.concurrencySafe(c)
 	if b.waiting.Load() == 0 {
 		if release, ok := b.gate.TryAcquire(c.safe); ok {

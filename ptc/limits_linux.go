@@ -66,3 +66,6 @@ func selfExecutable() (string, error) {
 	}
 	return os.Executable()
 }
+
+// yieldCPU lets another runnable thread on this CPU run (sched_yield).
+func yieldCPU() { _, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) }

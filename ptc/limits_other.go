@@ -4,6 +4,7 @@ package ptc
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 )
 
@@ -17,3 +18,7 @@ func residentBytes(int) (uint64, bool) { return 0, false }
 func engineSysProcAttr() *syscall.SysProcAttr { return nil }
 
 func selfExecutable() (string, error) { return os.Executable() }
+
+// yieldCPU lets other goroutines run; without sched_yield the kernel's
+// preemption has to share the CPU.
+func yieldCPU() { runtime.Gosched() }

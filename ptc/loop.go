@@ -3,7 +3,6 @@ package ptc
 import (
 	"errors"
 	"os"
-	"time"
 )
 
 // This file is the engine's event loop: how the goroutine that runs the
@@ -14,8 +13,9 @@ import (
 // waits: a settlement wakes exactly the goroutine that runs it, with no
 // reader goroutine and channel hand-off in between (each hand-off cost a
 // thread wake-up, which on a loaded machine is a scheduling delay). Other
-// goroutines wake the loop out of that read by expiring the read's
-// deadline: a timer that fired, a halt (host interrupt, heap watch).
+// goroutines wake the loop out of that read through a wake pipe it polls
+// with the host's: a timer that fired, a halt (host interrupt, heap
+// watch).
 // Interrupts come on their own pipe (see serveEngine), so they reach a
 // program that is running and not reading.
 
@@ -24,33 +24,36 @@ import (
 // a read in progress.
 type inbox struct {
 	fr *frameReader
-	f  *os.File // pollable: reads park in Go's poller and honour deadlines
+	w  *waker
 }
 
 // errWoken is a read that another goroutine cut short with wake.
 var errWoken = errors.New("woken")
 
-// longAgo is a deadline that has passed: setting it ends a read at once.
-var longAgo = time.Unix(1, 0)
-
+// newInbox reads the host's frames from f, a blocking pipe outside Go's
+// poller (see pipe.go).
 func newInbox(f *os.File) (*inbox, error) {
-	if err := f.SetReadDeadline(time.Time{}); err != nil {
-		return nil, err // not pollable: nothing could wake the loop for a timer
+	w, err := newWaker()
+	if err != nil {
+		return nil, err
 	}
-	return &inbox{fr: newFrameReader(f, maxHostFrame), f: f}, nil
+	pr, err := newPipeReader(f, w)
+	if err != nil {
+		return nil, err
+	}
+	return &inbox{fr: newFrameReader(pr, maxHostFrame), w: w}, nil
 }
 
 // next returns the next frame, or errWoken when wake cut the read short;
 // a partly read frame is kept for the next call.
 //
 // No wake is lost: a waker publishes its reason (a queued job, a closed
-// halted channel) before it expires the deadline, and next clears the
-// deadline before its caller looks for reasons. A wake before the clear is
-// seen by that look; a wake after it ends the following read.
+// halted channel) before it wakes, and a wake is taken (turned into
+// errWoken) before the caller looks for reasons. A wake before the take
+// is seen by that look; a wake after it ends the following read.
 func (b *inbox) next() (byte, []byte, error) {
 	typ, p, err := b.fr.next()
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		_ = b.f.SetReadDeadline(time.Time{})
+	if errors.Is(err, errWoken) {
 		return 0, nil, errWoken
 	}
 	return typ, p, err
@@ -59,7 +62,7 @@ func (b *inbox) next() (byte, []byte, error) {
 // wake ends the loop's read in progress, or its next one.
 func (b *inbox) wake() {
 	if b != nil {
-		_ = b.f.SetReadDeadline(longAgo)
+		b.w.wake()
 	}
 }
 

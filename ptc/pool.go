@@ -45,11 +45,7 @@ func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, erro
 	if err != nil {
 		return nil, err
 	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	pipes, err := openPipes(3)
+	pipes, err := openPipes()
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +70,14 @@ func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, erro
 		_ = e.cmd.Wait()
 		close(e.exited)
 	}()
-	e.w, e.r, e.intr = newFrameWriter(inW), newFrameReader(outR, maxEngineFrame(hard, budget)), newFrameWriter(intrW)
+	pr, err := newPipeReader(outR, nil)
+	if err != nil {
+		e.kill()
+		<-e.exited
+		outR.Close()
+		return nil, err
+	}
+	e.w, e.r, e.intr = newFrameWriter(inW), newFrameReader(pr, maxEngineFrame(hard, budget)), newFrameWriter(intrW)
 	t := time.AfterFunc(min(helloTimeout, time.Until(deadline)), e.kill)
 	typ, p, err := e.r.next()
 	t.Stop()
@@ -84,16 +87,24 @@ func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, erro
 	if err != nil {
 		e.kill()
 		<-e.exited
+		outR.Close()
 		return nil, fmt.Errorf("the engine process did not start: %v%s", err, e.stderr.excerpt())
 	}
 	return e, nil
 }
 
-// openPipes opens n pipes (read end, write end), or none.
-func openPipes(n int) ([][2]*os.File, error) {
+// openPipes opens an engine's pipes (read end, write end), or none: its
+// input, its output, its interrupts. Its output is a blocking pipe outside
+// Go's poller, read by a pipeReader (see pipe.go); the others are Go's
+// usual pipes (the engine makes its input blocking at its end).
+func openPipes() ([][2]*os.File, error) {
 	var ps [][2]*os.File
-	for range n {
-		r, w, err := os.Pipe()
+	for i := range 3 {
+		open := os.Pipe
+		if i == 1 {
+			open = blockingPipe
+		}
+		r, w, err := open()
 		if err != nil {
 			for _, p := range ps {
 				p[0].Close()

@@ -50,8 +50,8 @@ type callError struct {
 var errFrameTooLarge = errors.New("frame too large")
 
 // frameReader reads frames from one stream; it is used by one goroutine.
-// A read that fails with a deadline (the engine's loop is woken that way,
-// see inbox) loses nothing: the bytes of a partly read frame stay in the
+// A read cut short by a wake (the engine's loop is woken that way, see
+// inbox) loses nothing: the bytes of a partly read frame stay in the
 // reader and the next call goes on with them.
 type frameReader struct {
 	r   *bufio.Reader

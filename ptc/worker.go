@@ -46,7 +46,7 @@ func init() {
 	if budget == 0 {
 		budget = DefaultLimits.HeapGrowth
 	}
-	in, intr := pollable(0, "stdin"), pollable(interruptFD, "interrupts")
+	in, intr := blocking(0, "stdin"), pollable(interruptFD, "interrupts")
 	os.Exit(unlocked(func() int { return serveEngine(in, intr, os.Stdout, budget) }))
 }
 
@@ -70,6 +70,14 @@ func pollable(fd int, name string) *os.File {
 	return os.NewFile(uintptr(fd), name)
 }
 
+// blocking opens descriptor fd in blocking mode, which keeps it out of
+// Go's poller (see pipe.go). The mode belongs to the pipe end, which the
+// host created non-blocking and no longer uses.
+func blocking(fd int, name string) *os.File {
+	_ = syscall.SetNonblock(fd, false)
+	return os.NewFile(uintptr(fd), name)
+}
+
 // serveEngine is the engine process: it greets the host, then runs each
 // program the host starts until the host goes away or a run retires the
 // process. Starts and settlements come on in, which the goroutine running
@@ -84,7 +92,7 @@ func serveEngine(in, intr *os.File, out io.Writer, budget uint64) int {
 	w := newFrameWriter(out)
 	ib, err := newInbox(in)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "the engine's input cannot take deadlines on this system: %v\n", err)
+		fmt.Fprintf(os.Stderr, "the engine cannot read its input: %v\n", err)
 		return 1
 	}
 	if w.write(frameHello, []byte(wireVersion)) != nil {
