@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
@@ -78,4 +79,11 @@ func TestBackgroundChildrenCanBeReadAndStopped(t *testing.T) {
 	if ends != 2 {
 		t.Fatalf("%d subagent/end events", ends)
 	}
+}
+
+// currentAgent is the agent in force (a settings change replaces it).
+func (s *Session) currentAgent() *agent.Agent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.agent
 }

@@ -91,13 +91,6 @@ func (s *Session) record(ctx context.Context, typ string, data any) error {
 	return err
 }
 
-// currentAgent is the agent in force (a settings change replaces it).
-func (s *Session) currentAgent() *agent.Agent {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.agent
-}
-
 // Followup queues user input while a turn runs (the TUI's prompt): it
 // becomes the next turn, ahead of any further goal round, since user
 // input takes precedence; Settle runs it before waiting on. Between

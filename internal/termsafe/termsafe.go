@@ -50,9 +50,8 @@ func Clip(s string, max int) string {
 	return s[:n] + "…"
 }
 
-// Safe reports whether s would be printed unchanged by String.
-func Safe(s string) bool { return clean(s, false) }
-
+// clean reports whether s would come out of String (or, with oneLine, of
+// Line) unchanged: the fast path that lets clean text through uncopied.
 func clean(s string, oneLine bool) bool {
 	for i := 0; i < len(s); {
 		c := s[i]

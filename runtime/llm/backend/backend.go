@@ -85,10 +85,3 @@ func Choose(s Spec) (Choice, error) {
 	}
 	return c, nil
 }
-
-// Open is Choose with the built-in table, for callers that need only the
-// provider and the model name.
-func Open(model, baseURL string, getenv func(string) string) (llm.Provider, string, error) {
-	c, err := Choose(Spec{Model: model, BaseURL: baseURL, Getenv: getenv})
-	return c.Provider, c.Model, err
-}

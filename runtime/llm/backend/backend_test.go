@@ -13,7 +13,7 @@ func env(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
 }
 
-func TestOpen(t *testing.T) {
+func TestChoosePicksTheProviderAndModel(t *testing.T) {
 	tests := []struct {
 		name, model, baseURL string
 		vars                 map[string]string
@@ -31,7 +31,8 @@ func TestOpen(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, model, err := Open(tc.model, tc.baseURL, env(tc.vars))
+			c, err := Choose(Spec{Model: tc.model, BaseURL: tc.baseURL, Getenv: env(tc.vars)})
+			p, model := c.Provider, c.Model
 			if tc.errMatch != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.errMatch) {
 					t.Fatalf("err %v, want it to mention %q", err, tc.errMatch)
