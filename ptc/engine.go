@@ -187,6 +187,7 @@ func (h *hostRun) loop() (doneMsg, error) {
 		h.mu.Lock()
 		h.frames++
 		h.mu.Unlock()
+		h.e.rp.poll = false
 		switch typ {
 		case frameLog:
 			if len(p) > 0 {
@@ -199,6 +200,9 @@ func (h *hostRun) loop() (doneMsg, error) {
 			}
 			c.alone = h.e.r.takeWait(c.n)
 			h.br.call(c)
+			// An alone call was run and settled here: the engine's
+			// next frame answers it, so poll for it (see pipeReader).
+			h.e.rp.poll = c.alone
 		case frameWait:
 			// Read apart from its call, which has been started already.
 		case frameDone:

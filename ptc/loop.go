@@ -24,6 +24,7 @@ import (
 // a read in progress.
 type inbox struct {
 	fr *frameReader
+	pr *pipeReader
 	w  *waker
 }
 
@@ -41,7 +42,7 @@ func newInbox(f *os.File) (*inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &inbox{fr: newFrameReader(pr, maxHostFrame), w: w}, nil
+	return &inbox{fr: newFrameReader(pr, maxHostFrame), pr: pr, w: w}, nil
 }
 
 // next returns the next frame, or errWoken when wake cut the read short;
@@ -100,11 +101,13 @@ func (r *jsRun) step() *Failure {
 		return &Failure{Kind: KindException, Message: "the program is waiting for a promise that can never settle " +
 			"(no tool call or timer is pending); make sure every Promise you await is resolved"}
 	}
-	if r.unsent > 0 && r.pending == 1 && len(r.timers) == 0 {
+	alone := r.pending == 1 && len(r.timers) == 0
+	if alone && r.unsent > 0 {
 		// The call just made is all the program waits for: say so, so
 		// that the host may run it without watching for more frames.
 		_ = r.w.buffer(frameWait, u32(uint32(r.calls)))
 	}
+	r.in.pr.poll = alone // its settlement is the next frame: poll for it
 	r.unsent = 0
 	if r.w.flush() != nil {
 		os.Exit(0) // the host went away

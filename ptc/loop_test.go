@@ -112,46 +112,103 @@ return order`
 	}
 }
 
-// pipeFrames is a frame reader on one end of a pipe, and the other end.
-func pipeFrames(t *testing.T) (*frameReader, *os.File, *os.File) {
+// pipeInbox is an inbox on the read end of a blocking pipe, as the
+// engine reads its stdin, and the write end.
+func pipeInbox(t *testing.T) (*inbox, *os.File) {
 	t.Helper()
-	r, w, err := os.Pipe()
+	r, w, err := blockingPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close(); w.Close() })
-	return newFrameReader(r, 1<<24), r, w
+	in, err := newInbox(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, w
 }
 
 func TestAFrameCutByAWakeIsReadWhole(t *testing.T) {
 	for _, size := range []int{10, frameBuffer + 1000} {
 		t.Run(map[int]string{10: "a small frame", frameBuffer + 1000: "a frame larger than the buffer"}[size], func(t *testing.T) {
-			fr, r, w := pipeFrames(t)
+			in, w := pipeInbox(t)
 			var buf strings.Builder
 			fw := newFrameWriter(&buf)
 			payload := strings.Repeat("p", size)
 			_ = fw.write(frameSettle, []byte(payload))
 			wire := buf.String()
 			half := len(wire) / 2
-			if _, err := w.WriteString(wire[:half]); err != nil {
-				t.Fatal(err)
-			}
+			go func() { _, _ = w.WriteString(wire[:half]) }() // a large half fills the pipe
 			for i := 0; i < 3; i++ { // woken while the frame is half there
-				// (A deadline already past would not read at all.)
-				_ = r.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
-				if _, _, err := fr.next(); !os.IsTimeout(err) {
-					t.Fatalf("read %d: %v, want a deadline error", i, err)
+				in.pr.poll = i == 1
+				time.AfterFunc(10*time.Millisecond, in.wake)
+				if _, _, err := in.next(); err != errWoken {
+					t.Fatalf("read %d: %v, want errWoken", i, err)
 				}
-				_ = r.SetReadDeadline(time.Time{})
 			}
-			if _, err := w.WriteString(wire[half:]); err != nil {
-				t.Fatal(err)
-			}
-			typ, p, err := fr.next()
+			go func() { _, _ = w.WriteString(wire[half:]) }()
+			typ, p, err := in.next()
 			if err != nil || typ != frameSettle || string(p) != payload {
 				t.Fatalf("got %q %d bytes %v", typ, len(p), err)
 			}
 		})
+	}
+}
+
+func TestAWakeBeforeAReadEndsThatRead(t *testing.T) {
+	in, w := pipeInbox(t)
+	in.wake()
+	in.wake() // two wakes before a read end one read, not two
+	if _, _, err := in.next(); err != errWoken {
+		t.Fatalf("got %v, want errWoken", err)
+	}
+	_ = newFrameWriter(w).write(frameSettle, []byte("x"))
+	if typ, p, err := in.next(); err != nil || typ != frameSettle || string(p) != "x" {
+		t.Fatalf("got %q %q %v, want the frame", typ, p, err)
+	}
+}
+
+func TestAPipeReaderSeesTheWriterGo(t *testing.T) {
+	for _, poll := range []bool{false, true} {
+		t.Run(map[bool]string{false: "blocking", true: "polling first"}[poll], func(t *testing.T) {
+			in, w := pipeInbox(t)
+			in.pr.poll = poll
+			go func() {
+				time.Sleep(5 * time.Millisecond)
+				_, _ = w.Write([]byte{1, 0, 0}) // part of a frame header
+				w.Close()
+			}()
+			if _, _, err := in.next(); err != io.ErrUnexpectedEOF {
+				t.Fatalf("got %v, want io.ErrUnexpectedEOF", err)
+			}
+		})
+	}
+}
+
+func TestPollingBacksOffAfterMisses(t *testing.T) {
+	in, w := pipeInbox(t)
+	in.pr.poll = true
+	fw := newFrameWriter(w)
+	for i := 0; i < 6; i++ { // every frame comes long after the poll window
+		time.AfterFunc(20*time.Millisecond, func() { _ = fw.write(frameSettle, []byte("x")) })
+		if _, _, err := in.next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if in.pr.skip < 2 { // 4 unless a poll was late enough to find its frame
+		t.Fatalf("after 6 late frames the reader blocks at once for %d reads, want at least 2", in.pr.skip)
+	}
+	_ = fw.write(frameSettle, []byte("x"))
+	for i := 0; i <= in.pr.skip; i++ {
+		if i > 0 {
+			_ = fw.write(frameSettle, []byte("x"))
+		}
+		if _, _, err := in.next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if in.pr.skip != 0 {
+		t.Fatalf("a frame found by polling left skip at %d, want 0", in.pr.skip)
 	}
 }
 

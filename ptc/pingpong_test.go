@@ -46,6 +46,7 @@ func pingReader(f *os.File, mode string) io.Reader {
 	if err != nil {
 		panic(err)
 	}
+	pr.poll = true // every frame answers the one just sent
 	return pr
 }
 

@@ -47,7 +47,14 @@ type pipeReader struct {
 	// w, when set, lets other goroutines cut a read short (see wake).
 	w *waker
 
-	skip, skipped int // reads to block at once, and how many did
+	// poll asks reads to poll before they block; the owner sets it when
+	// the peer's next frame is the answer to one it just sent (a
+	// sequential call), and clears it otherwise, so that a side waiting
+	// on work that keeps the peer's CPUs busy (a Promise.all batch) does
+	// not take a CPU from it.
+	poll bool
+
+	skip, skipped int // polling reads to block at once, and how many did
 }
 
 func newPipeReader(f *os.File, w *waker) (*pipeReader, error) {
@@ -65,10 +72,11 @@ func (r *pipeReader) Read(p []byte) (n int, err error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	spin := r.skipped >= r.skip
-	if spin {
+	spin := r.poll && r.skipped >= r.skip
+	switch {
+	case spin:
 		r.skipped = 0
-	} else {
+	case r.poll:
 		r.skipped++
 	}
 	if rerr := r.rc.Read(func(fd uintptr) bool {

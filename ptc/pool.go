@@ -17,6 +17,7 @@ type engineProc struct {
 	cmd    *exec.Cmd
 	w      *frameWriter // to its stdin: starts and settlements
 	r      *frameReader // from its stdout
+	rp     *pipeReader  // under r
 	intr   *frameWriter // to its interrupt pipe (see serveEngine)
 	stdin  *os.File
 	intrW  *os.File
@@ -77,7 +78,7 @@ func spawnEngine(budget uint64, hard int, deadline time.Time) (*engineProc, erro
 		outR.Close()
 		return nil, err
 	}
-	e.w, e.r, e.intr = newFrameWriter(inW), newFrameReader(pr, maxEngineFrame(hard, budget)), newFrameWriter(intrW)
+	e.w, e.r, e.rp, e.intr = newFrameWriter(inW), newFrameReader(pr, maxEngineFrame(hard, budget)), pr, newFrameWriter(intrW)
 	t := time.AfterFunc(min(helloTimeout, time.Until(deadline)), e.kill)
 	typ, p, err := e.r.next()
 	t.Stop()

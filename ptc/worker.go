@@ -101,6 +101,7 @@ func serveEngine(in, intr *os.File, out io.Writer, budget uint64) int {
 	var it interrupts
 	go it.read(newFrameReader(intr, maxInterruptFrame))
 	for {
+		ib.pr.poll = false // the next program may come any time
 		typ, p, err := ib.next()
 		switch {
 		case err == errWoken:
