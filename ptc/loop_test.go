@@ -139,7 +139,8 @@ func TestAFrameCutByAWakeIsReadWhole(t *testing.T) {
 			wire := buf.String()
 			half := len(wire) / 2
 			go func() { _, _ = w.WriteString(wire[:half]) }() // a large half fills the pipe
-			for i := 0; i < 3; i++ {                          // woken while the frame is half there
+			// Woken while the frame is half there, blocking and polling.
+			for i := 0; i < 3; i++ {
 				in.pr.poll = i == 1
 				time.AfterFunc(10*time.Millisecond, in.wake)
 				if _, _, err := in.next(); err != errWoken {
