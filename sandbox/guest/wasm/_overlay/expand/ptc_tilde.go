@@ -18,6 +18,9 @@ func LiteralAssign(cfg *Config, word *syntax.Word) (string, error) {
 	if word == nil {
 		return "", nil
 	}
+	if !litHasTilde(word.Parts) {
+		return Literal(cfg, word) // no tilde anywhere: the usual case, without a copy
+	}
 	cfg = prepareConfig(cfg)
 	w := *word
 	w.Parts = cfg.assignTildes(word.Parts, 0)
