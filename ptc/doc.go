@@ -16,11 +16,13 @@
 //	       killGrace later, or RSS over ──── SIGKILL
 //	Outcome ◀────────────────────────── done ─ failure or result JSON
 //
-// A sequential nested call costs two cross-process wake-ups and no more:
-// the engine goroutine that runs the program reads settlements itself
-// while it waits, and when the program waits for one call alone the host
-// loop that read the call runs it and writes its settlement (loop.go,
-// engine.go). Calls made before the program waits leave in one write.
+// A sequential nested call costs one pipe round trip and no more: the
+// engine goroutine that runs the program reads settlements itself while it
+// waits, and when the program waits for one call alone the host loop that
+// read the call runs it and writes its settlement (loop.go, engine.go);
+// both then poll their pipe briefly for the answer before they block, on
+// pipes outside Go's poller so that no write wakes an idle thread
+// (pipe.go). Calls made before the program waits leave in one write.
 //
 // Everything the model or the program controls runs in the engine, so a Go
 // stack overflow, a goja panic, a native loop or a huge allocation ends
