@@ -216,13 +216,16 @@ func (p *findParser) valued(a, v string) (findNode, error) {
 		if _, err := path.Match(pat, ""); err != nil {
 			return nil, bad()
 		}
+		match := nameMatcher(pat)
 		return findTest(func(_ *findWalk, e *findEntry) bool {
-			name := path.Base(e.shown)
+			name := e.d.Name() // below the operands, the base of shown
+			if e.depth == 0 {
+				name = path.Base(e.shown)
+			}
 			if fold {
 				name = strings.ToLower(name)
 			}
-			ok, _ := path.Match(pat, name)
-			return ok
+			return match(name)
 		}), nil
 	case "-path", "-wholename", "-ipath", "-iwholename":
 		re := starSlashRegexp(v)

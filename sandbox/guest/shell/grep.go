@@ -218,9 +218,9 @@ type grepFlags struct {
 	nullName   bool // -Z
 	byteOffset bool // -b
 	silent     bool // -s
-	include    []string
-	exclude    []string
-	excludeDir []string
+	include    nameGlobs
+	exclude    nameGlobs
+	excludeDir nameGlobs
 }
 
 func readGrepFlags(o *opts) grepFlags {
@@ -242,9 +242,9 @@ func readGrepFlags(o *opts) grepFlags {
 		nullName:   o.has("Z"),
 		byteOffset: o.has("b"),
 		silent:     o.has("s"),
-		include:    o.vals["include"],
-		exclude:    o.vals["exclude"],
-		excludeDir: o.vals["exclude-dir"],
+		include:    compileGlobs(o.vals["include"]),
+		exclude:    compileGlobs(o.vals["exclude"]),
+		excludeDir: compileGlobs(o.vals["exclude-dir"]),
 	}
 }
 
@@ -415,7 +415,7 @@ func (w *grepWalk) visit(p, rel, name string, d fs.DirEntry) {
 	}
 	f := &w.g.f
 	if d.IsDir() {
-		if rel != "" && (d.Name() == ".git" || globAny(f.excludeDir, d.Name())) {
+		if rel != "" && (d.Name() == ".git" || f.excludeDir.match(d.Name())) {
 			return
 		}
 		entries, err := readDir(p)
@@ -439,10 +439,10 @@ func (w *grepWalk) visit(p, rel, name string, d fs.DirEntry) {
 	if !d.Type().IsRegular() {
 		return
 	}
-	if len(f.include) > 0 && !globAny(f.include, d.Name()) {
+	if len(f.include) > 0 && !f.include.match(d.Name()) {
 		return
 	}
-	if globAny(f.exclude, d.Name()) {
+	if f.exclude.match(d.Name()) {
 		return
 	}
 	if err := w.g.searchPath(name, p, true); err != nil {
@@ -450,17 +450,51 @@ func (w *grepWalk) visit(p, rel, name string, d fs.DirEntry) {
 	}
 }
 
-// globAny reports whether name matches one of the globs; {a,b} braces are
-// expanded first since agents write --include='*.{ts,tsx}'.
-func globAny(globs []string, name string) bool {
+// nameGlobs are the --include, --exclude or --exclude-dir globs, each
+// compiled once; {a,b} braces are expanded first since agents write
+// --include='*.{ts,tsx}'.
+type nameGlobs []func(string) bool
+
+func compileGlobs(globs []string) nameGlobs {
+	var m nameGlobs
 	for _, g := range globs {
 		for _, alt := range expandBraces(g) {
-			if ok, _ := path.Match(alt, name); ok {
-				return true
-			}
+			m = append(m, nameMatcher(alt))
+		}
+	}
+	return m
+}
+
+// match reports whether name matches one of the globs.
+func (n nameGlobs) match(name string) bool {
+	for _, m := range n {
+		if m(name) {
+			return true
 		}
 	}
 	return false
+}
+
+// nameMatcher returns a matcher of file names for the glob pat (a valid
+// path.Match pattern): the usual shapes (a plain name, *suffix, prefix*)
+// compare strings, the rest go through path.Match, which in the guest
+// costs a dozen calls per name.
+func nameMatcher(pat string) func(string) bool {
+	const meta = `*?[\`
+	switch {
+	case !strings.ContainsAny(pat, meta):
+		return func(s string) bool { return s == pat }
+	case pat[0] == '*' && !strings.ContainsAny(pat[1:], meta):
+		suffix := pat[1:]
+		return func(s string) bool { return strings.HasSuffix(s, suffix) }
+	case pat[len(pat)-1] == '*' && !strings.ContainsAny(pat[:len(pat)-1], meta):
+		prefix := pat[:len(pat)-1]
+		return func(s string) bool { return strings.HasPrefix(s, prefix) }
+	}
+	return func(s string) bool {
+		ok, _ := path.Match(pat, s)
+		return ok
+	}
 }
 
 func expandBraces(s string) []string {

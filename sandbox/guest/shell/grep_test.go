@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"path"
+	"testing"
+)
 
 func TestGrepFastPathsKeepBehaviour(t *testing.T) {
 	const tree = "mkdir -p d/e/f d/.git d/skip && echo foo > d/e/f/x.txt && echo foo > d/.git/y && echo foo > d/skip/z && echo foo > d/a.txt && "
@@ -29,5 +32,21 @@ func TestGrepFastPathsKeepBehaviour(t *testing.T) {
 				t.Errorf("got %d %q (stderr %q), want %d %q", code, out, errs, tt.code, tt.want)
 			}
 		})
+	}
+}
+
+// nameMatcher's short cuts (a plain name, *suffix, prefix*) must answer
+// as path.Match does for every name.
+func TestNameMatcherAgreesWithPathMatch(t *testing.T) {
+	pats := []string{"", "*", "*.go", "*.", "a*", "main.go", ".hidden", "*go*", "a?c", "[ab]*", `\*`, "*.{go,ts}", "README*", "x*y"}
+	names := []string{"", "a", "abc", "main.go", "x.go", ".go", ".hidden", "go", "README", "README.md", "*", "a.", "xy", "x-y", "{go,ts}"}
+	for _, pat := range pats {
+		match := nameMatcher(pat)
+		for _, name := range names {
+			want, _ := path.Match(pat, name)
+			if got := match(name); got != want {
+				t.Errorf("nameMatcher(%q)(%q) = %v, path.Match says %v", pat, name, got, want)
+			}
+		}
 	}
 }
