@@ -38,7 +38,7 @@ var Wasm = sync.OnceValue(func() []byte {
 })
 
 // SourceHash is the SHA-256 of the guest sources the embedded binary was
-// built from (see internal/srchash); the host can use it as a cache key.
+// built from (see sandbox/internal/srchash); the host can use it as a cache key.
 func SourceHash() string { return sumField("source") }
 
 // WasmHash is the SHA-256 of the uncompressed embedded module.

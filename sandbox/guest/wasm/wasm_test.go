@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ptc-dev/ptc/sandbox/guest/wasm/internal/srchash"
+	"github.com/ptc-dev/ptc/sandbox/internal/srchash"
 )
 
 func TestEmbeddedGuestMatchesItsSources(t *testing.T) {

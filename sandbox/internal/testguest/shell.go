@@ -7,17 +7,15 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 
 	guestwasm "github.com/ptc-dev/ptc/sandbox/guest/wasm"
+	"github.com/ptc-dev/ptc/sandbox/internal/srchash"
 )
 
 var (
@@ -48,39 +46,15 @@ func moduleRoot() string {
 	return filepath.Join(filepath.Dir(self), "..", "..", "..")
 }
 
+// shellKey names a build of the tree's guest: the same source hash the
+// embedded guest is checked against, and the Go version that builds it.
 func shellKey(root string) (string, error) {
-	var files []string
-	for _, r := range []string{"sandbox/guest", "sandbox/proto"} {
-		err := filepath.WalkDir(filepath.Join(root, r), func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(root, p)
-			if d.IsDir() && (strings.HasSuffix(rel, "_stage") || d.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			if d.Type().IsRegular() && !strings.HasSuffix(p, "_test.go") && !strings.HasSuffix(p, ".gz") && !strings.HasSuffix(p, ".sum") {
-				files = append(files, rel)
-			}
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
+	src, err := srchash.Hash(root)
+	if err != nil {
+		return "", err
 	}
-	files = append(files, "go.sum", "go.mod")
-	sort.Strings(files)
-	h := sha256.New()
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(root, f))
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", f, len(data))
-		h.Write(data)
-	}
-	fmt.Fprintln(h, runtime.Version())
-	return hex.EncodeToString(h.Sum(nil))[:16], nil
+	sum := sha256.Sum256([]byte(src + "\x00" + runtime.Version()))
+	return hex.EncodeToString(sum[:])[:16], nil
 }
 
 func buildShell() ([]byte, error) {

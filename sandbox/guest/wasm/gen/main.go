@@ -31,7 +31,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/ptc-dev/ptc/sandbox/guest/wasm/internal/srchash"
+	"github.com/ptc-dev/ptc/sandbox/internal/srchash"
 )
 
 func main() {
