@@ -2,7 +2,6 @@ package shell
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"mvdan.cc/sh/v3/interp"
@@ -61,9 +60,6 @@ func runningScript(f *syntax.File) func() {
 	running = f
 	return func() { running = prev }
 }
-
-// errNoCall is returned by the walk when no call sits at the position.
-var errNoCall = errors.New("no call at this position")
 
 // stdinIsOwn reports whether the simple command at pos has standard input
 // of its own: a redirection of fd 0 on it, its place as a later stage of

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -500,7 +501,7 @@ func sortCmd(c *cmd, args []string) int {
 	slices.SortStableFunc(recs, full)
 	dest := c.stdout
 	if f := o.val("o"); f != "" {
-		w, err := openWrite(c.path(f), false)
+		w, err := c.openWrite(f, os.O_TRUNC)
 		if err != nil {
 			c.fail("open failed: %s: %s", f, errText(err))
 			return 2

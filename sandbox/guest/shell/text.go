@@ -357,8 +357,12 @@ func tee(c *cmd, args []string) int {
 	}
 	writers := []io.Writer{c.stdout}
 	status := 0
+	flag := os.O_TRUNC
+	if o.has("a") {
+		flag = os.O_APPEND
+	}
 	for _, n := range o.args {
-		f, err := openWrite(c.path(n), o.has("a"))
+		f, err := c.openWrite(n, flag)
 		if err != nil {
 			status = c.fail("%s: %s", n, errText(err))
 			continue
