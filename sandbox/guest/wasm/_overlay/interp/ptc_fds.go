@@ -35,6 +35,10 @@ type ptcRunner struct {
 	// traceErr is where set -x writes: the shell's stderr before the
 	// current statement's own redirections, as in bash.
 	traceErr io.Writer
+	// outerOut is the shell's stdout before the current statement's own
+	// redirections: a >(cmd) writes there, as bash opens it before them
+	// (`tee >(tr x y) >/dev/null` prints y).
+	outerOut io.Writer
 	// shopts and setOpts hold the bash options the interpreter does not
 	// implement, once changed (ptc_shopt.go); they are copied on write.
 	shopts, setOpts map[string]bool
@@ -523,6 +527,9 @@ func (r *Runner) procSubstPath(ctx context.Context, ps *syntax.ProcSubst) (strin
 	} else {
 		r2.stdin = pr
 		r2.stdout = r.stdout
+		if r.ptc.outerOut != nil {
+			r2.stdout = r.ptc.outerOut
+		}
 		p.w = pw
 		r.setFD(fd, fdObj{w: pw, owner: newShared(pw)})
 	}
