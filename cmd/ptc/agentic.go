@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ptc-dev/ptc/cmd/ptc/tui"
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/agent"
@@ -143,14 +144,8 @@ func agenticCommand(c *cobra.Command, s *harness.Session, text string) (bool, er
 	arg = strings.TrimSpace(arg)
 	switch cmd {
 	case "/plan":
-		on := !s.PlanMode()
-		switch arg {
-		case "on":
-			on = true
-		case "off":
-			on = false
-		case "":
-		default:
+		on, ok := tui.PlanSwitch(arg, s.PlanMode())
+		if !ok {
 			fmt.Fprintln(w, "(use /plan, /plan on or /plan off)")
 			return true, nil
 		}
@@ -170,18 +165,17 @@ func goalCommand(c *cobra.Command, s *harness.Session, arg string) error {
 	ctx := c.Context()
 	var g session.Goal
 	var err error
-	switch arg {
-	case "":
+	action, isAction := tui.GoalAction(arg)
+	switch {
+	case arg == "":
 		if cur, ok := s.Goal(); ok {
 			fmt.Fprintln(w, "("+termsafe.String(goal.Describe(cur))+")")
 		} else {
 			fmt.Fprintln(w, "(no goal; set one with /goal OBJECTIVE)")
 		}
 		return nil
-	case "pause", "resume":
-		g, err = s.UpdateGoal(ctx, arg, "", 0)
-	case "done", "complete":
-		g, err = s.UpdateGoal(ctx, goal.ActionComplete, "", 0)
+	case isAction:
+		g, err = s.UpdateGoal(ctx, action, "", 0)
 	default:
 		if g, err = s.SetGoal(ctx, arg, 0); err == nil {
 			fmt.Fprintln(w, "("+termsafe.String(goal.Describe(g))+")")

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/ptc-dev/ptc/internal/termsafe"
+	"github.com/ptc-dev/ptc/runtime/goal"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
@@ -225,14 +226,8 @@ func (m *Model) cmdInit(string) tea.Cmd {
 // cmdPlan switches plan mode; it may run during a turn (every later call
 // sees the new mode).
 func (m *Model) cmdPlan(arg string) tea.Cmd {
-	on := !m.be.PlanMode()
-	switch arg {
-	case "on":
-		on = true
-	case "off":
-		on = false
-	case "":
-	default:
+	on, ok := PlanSwitch(arg, m.be.PlanMode())
+	if !ok {
 		m.tr.notice(toneWarn, "use /plan, /plan on or /plan off")
 		return nil
 	}
@@ -242,9 +237,32 @@ func (m *Model) cmdPlan(arg string) tea.Cmd {
 	}
 }
 
+// PlanSwitch reads /plan's argument, in the TUI and in line mode alike:
+// "on", "off", or nothing to toggle from current; ok is false for
+// anything else.
+func PlanSwitch(arg string, current bool) (on, ok bool) {
+	switch arg {
+	case "on":
+		return true, true
+	case "off":
+		return false, true
+	case "":
+		return !current, true
+	}
+	return current, false
+}
+
 // goalActions are the /goal words that change the goal instead of
 // setting a new one.
-var goalActions = map[string]string{"pause": "pause", "resume": "resume", "done": "complete", "complete": "complete"}
+var goalActions = map[string]string{"pause": goal.ActionPause, "resume": goal.ActionResume, "done": goal.ActionComplete, "complete": goal.ActionComplete}
+
+// GoalAction is the goal action a /goal word names (pause, resume, done or
+// complete), in the TUI and in line mode alike; ok is false for any other
+// text, which sets a new goal.
+func GoalAction(arg string) (action string, ok bool) {
+	action, ok = goalActions[arg]
+	return action, ok
+}
 
 // cmdGoal shows, sets or changes the goal. Setting one (or resuming it)
 // runs its rounds like a turn: ctrl+c stops them.
@@ -259,7 +277,7 @@ func (m *Model) cmdGoal(arg string) tea.Cmd {
 	}
 	var g session.Goal
 	var err error
-	if action, ok := goalActions[arg]; ok {
+	if action, ok := GoalAction(arg); ok {
 		g, err = m.be.UpdateGoal(context.Background(), action)
 	} else {
 		g, err = m.be.SetGoal(context.Background(), arg)
