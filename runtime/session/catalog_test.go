@@ -185,13 +185,19 @@ func mustFind(t *testing.T, cat *session.Catalog, id string) session.Summary {
 	return s
 }
 
-func TestAKilledOwnerLeavesAnInterruptedSessionThatOpensAgain(t *testing.T) {
-	ctx := context.Background()
+// killedOwner runs the owner process of session "owned" and kills it.
+func killedOwner(t *testing.T) *session.Catalog {
+	t.Helper()
 	home := t.TempDir()
-	cat := session.NewCatalog(home)
 	owner, _ := startOwner(t, home)
 	must(t, owner.Process.Kill())
 	_ = owner.Wait()
+	return session.NewCatalog(home)
+}
+
+func TestAKilledOwnerLeavesAnInterruptedSessionThatOpensAgain(t *testing.T) {
+	ctx := context.Background()
+	cat := killedOwner(t)
 
 	s := mustFind(t, cat, "owned")
 	if s.Owner.Live || s.Status != session.ReasonInterrupted {
@@ -210,11 +216,7 @@ func TestAKilledOwnerLeavesAnInterruptedSessionThatOpensAgain(t *testing.T) {
 
 func TestAFlushCutOffByAKillIsNotReportedAsDamage(t *testing.T) {
 	ctx := context.Background()
-	home := t.TempDir()
-	cat := session.NewCatalog(home)
-	owner, _ := startOwner(t, home)
-	must(t, owner.Process.Kill())
-	_ = owner.Wait()
+	cat := killedOwner(t)
 	// A killed flush leaves a table newer than every one the MANIFEST
 	// lists, beside the write-ahead file that still holds its entries.
 	if m, _ := filepath.Glob(filepath.Join(cat.SessionDir("owned"), "log", "*.mem")); len(m) == 0 {
