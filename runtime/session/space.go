@@ -12,7 +12,9 @@ import (
 // 3 MB tmpfs dies in table.CreateTable). So the store refuses a write
 // unless the disk has room for it plus diskReserve: enough for the
 // memtable flush it may trigger (a table of up to one memtable), the next
-// write-ahead file and the value log's next pages. The check is a statfs
+// write-ahead file and the value log's next pages. An append also wants
+// room for the store's tables, which a background compaction may write
+// again (BadgerStore.tableBytes). The check is a statfs
 // per write; another process filling the disk between the check and the
 // write can still win the race, which the reserve makes unlikely.
 const diskReserve = 4*badgerMemTable + 1<<20
