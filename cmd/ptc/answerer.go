@@ -93,7 +93,7 @@ func (a *lineAnswerer) Ask(ctx context.Context, q tools.Question) (string, error
 // and reads the decision: approve, keep planning, or typed feedback (which
 // also keeps planning). An unreadable answer never approves.
 func (a *lineAnswerer) plan(ctx context.Context, q tools.Question) (string, error) {
-	title, plan := tui.DescribePlan(q)
+	title, plan := tools.DescribePlan(q)
 	fmt.Fprintf(a.out, "\n%s:\n\n  %s\n\n", title, strings.ReplaceAll(strings.TrimRight(plan, "\n"), "\n", "\n  "))
 	return a.choose(ctx, "Approve? [a] approve and start  [k] keep planning  — or type what to change: ",
 		"Please type a, k or what to change.", tools.AnswerKeepPlanning, func(line string) (string, bool) {
@@ -135,7 +135,7 @@ func (a *lineAnswerer) approval(ctx context.Context, q tools.Question) (string, 
 		s := a.settings()
 		workspace, mode = s.Workspace, s.Sandbox
 	}
-	title, fields := tui.DescribeApproval(q, workspace, mode)
+	title, fields := tools.DescribeApproval(q, workspace, mode)
 	fmt.Fprintf(a.out, "\nptc wants to run %s (%s):\n", termsafe.Line(q.Tool), title)
 	for _, f := range fields {
 		fmt.Fprintf(a.out, "  %-10s %s\n", f.Label, strings.ReplaceAll(f.Value, "\n", "\n             "))

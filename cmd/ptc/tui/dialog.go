@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -12,62 +11,6 @@ import (
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
-
-// ApprovalField is one labelled line of an approval: what will run and
-// where.
-type ApprovalField struct{ Label, Value string }
-
-// DescribeApproval says exactly what an approval allows: the tool, the
-// sandbox mode it would run in (an escalation names the wider mode and
-// the mode in force), the workspace, the command or path, and the reason
-// given. Every value is sanitised: a justification with escape sequences
-// shows them escaped instead of drawing on the terminal. The TUI dialog
-// and the line-mode prompt both show these fields.
-func DescribeApproval(q tools.Question, workspace, mode string) (title string, fields []ApprovalField) {
-	var args map[string]any
-	_ = json.Unmarshal([]byte(q.Args), &args)
-	str := func(k string) string {
-		s, _ := args[k].(string)
-		return s
-	}
-	tool := termsafe.Line(q.Tool)
-	title = tool + " needs your approval"
-	add := func(label, v string) {
-		if v != "" {
-			fields = append(fields, ApprovalField{label, v})
-		}
-	}
-	want := str("sandbox_permissions")
-	switch {
-	case want != "":
-		title = tool + " asks to run outside its sandbox mode"
-		add("mode", termsafe.Line(want)+"  (now "+termsafe.Line(mode)+")")
-	case mode != "":
-		add("mode", termsafe.Line(mode))
-	}
-	if want == "danger-full-access" {
-		add("where", "on the host, unconfined (no sandbox)")
-	}
-	add("workspace", termsafe.Line(workspace))
-	add("command", termsafe.String(str("command")))
-	add("path", termsafe.Line(firstNonEmpty(str("file_path"), str("path"))))
-	if str("command") == "" && str("file_path") == "" && str("path") == "" && q.Args != "" {
-		add("arguments", termsafe.Clip(q.Args, 400))
-	}
-	add("reason", termsafe.String(str("justification")))
-	if str("justification") == "" && q.Text != "" {
-		add("asks", termsafe.String(q.Text))
-	}
-	return title, fields
-}
-
-// DescribePlan is what a plan approval (exit_plan_mode) shows: a title
-// saying what approving does, and the plan as the agent wrote it,
-// sanitised (markdown left as text, for the caller to render). The TUI
-// dialog and the line-mode prompt both show these.
-func DescribePlan(q tools.Question) (title, plan string) {
-	return "The agent's plan — approve it to leave plan mode and start the work", termsafe.String(q.Text)
-}
 
 // askKey answers the open approval or question.
 func (m *Model) askKey(k tea.KeyMsg) tea.Cmd {
@@ -112,7 +55,7 @@ func (m *Model) dialogView() string {
 	var lines []string
 	if q.Kind == tools.KindApproval {
 		s := m.be.Settings()
-		title, fields := DescribeApproval(q, s.Workspace, s.Sandbox)
+		title, fields := tools.DescribeApproval(q, s.Workspace, s.Sandbox)
 		lines = append(lines, m.th.title.Render(title))
 		for _, f := range fields {
 			for i, l := range strings.Split(f.Value, "\n") {
@@ -174,7 +117,7 @@ func (m *Model) planKey(k tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) planView(q tools.Question, w int) []string {
-	title, text := DescribePlan(q)
+	title, text := tools.DescribePlan(q)
 	lines := []string{m.th.title.Render(title)}
 	plan := strings.Split(m.rnd.md.render(text, w), "\n")
 	if len(plan) > planRows {
