@@ -10,7 +10,7 @@ import (
 
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
-	sandboxtools "github.com/ptc-dev/ptc/sandbox/tools"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // Percentiles are latencies in milliseconds.
@@ -64,7 +64,7 @@ func runBash(ctx context.Context, workspace string, samples int) ([]BashResult, 
 	if err := host.Ready(ctx); err != nil {
 		return nil, err
 	}
-	bash, ok := sandboxtools.ByName(host, sandboxtools.Config{Workspace: workspace, Mode: sandbox.WorkspaceWrite}, "bash")
+	bash, ok := toolbox.NewSandbox(host, toolbox.SandboxConfig{Workspace: workspace, Mode: sandbox.WorkspaceWrite}).Tool("bash")
 	if !ok {
 		return nil, fmt.Errorf("the sandbox tool set has no bash tool")
 	}

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/tools"
-	"github.com/ptc-dev/ptc/runtime/tools/builtin"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // RunCodeResult is the cost of run_code through the tools Runner.
@@ -24,7 +23,7 @@ type RunCodeResult struct {
 }
 
 func runRunCode(ctx context.Context, samples, nested int) (RunCodeResult, error) {
-	reg, err := tools.NewRegistry(tools.PresentBoth, ptc.NewTool(ptc.Config{}), builtin.Noop())
+	reg, err := tools.NewRegistry(tools.PresentBoth, toolbox.NewRunCode(toolbox.RunCodeConfig{}), toolbox.Noop())
 	if err != nil {
 		return RunCodeResult{}, err
 	}
@@ -51,7 +50,7 @@ func runRunCode(ctx context.Context, samples, nested int) (RunCodeResult, error)
 		}
 	}
 	r.TrivialP50 = percentiles(trivial).P50
-	calls := fmt.Sprintf(`for (let i = 0; i < %d; i++) await tools.%s({ text: "x" })`, nested, builtin.NoopName)
+	calls := fmt.Sprintf(`for (let i = 0; i < %d; i++) await tools.%s({ text: "x" })`, nested, toolbox.NoopName)
 	awaits := fmt.Sprintf(`for (let i = 0; i < %d; i++) await Promise.resolve()`, nested)
 	var withCalls, without []time.Duration
 	for range 5 {

@@ -11,6 +11,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // TestBackgroundChildrenCanBeReadAndStopped drives agent_output and
@@ -40,34 +41,33 @@ func TestBackgroundChildrenCanBeReadAndStopped(t *testing.T) {
 	}
 	defer s.Close()
 	c := s.scope.children
-	byName := agentTools(c)
-	reg, err := tools.NewRegistry(tools.PresentNative, subagentTool(c), byName[AgentOutputName], byName[AgentStopName], byName[AgentListName])
+	reg, err := tools.NewRegistry(tools.PresentNative, toolbox.Subagent(c), toolbox.AgentOutput(c), toolbox.AgentStop(c), toolbox.AgentList(c))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := tools.NewRunner(reg, tools.RunnerConfig{})
 	ctx := tools.WithEnv(context.Background(), &tools.Env{Sink: s.currentAgent()})
-	do := func(name string, args map[string]any) ChildInfo {
+	do := func(name string, args map[string]any) toolbox.ChildInfo {
 		t.Helper()
 		raw, _ := json.Marshal(args)
 		res := r.Dispatch(ctx, tools.Call{ID: "c-" + name, Name: name, Raw: string(raw)})
 		if res.IsError {
 			t.Fatalf("%s: %s", name, res.Content)
 		}
-		return res.Value.(ChildInfo)
+		return res.Value.(toolbox.ChildInfo)
 	}
-	quick := do(SubagentName, map[string]any{"description": "quick", "prompt": "a quick task", "run_in_background": true})
-	slow := do(SubagentName, map[string]any{"description": "slow", "prompt": "a slow task", "run_in_background": true})
+	quick := do(toolbox.SubagentName, map[string]any{"description": "quick", "prompt": "a quick task", "run_in_background": true})
+	slow := do(toolbox.SubagentName, map[string]any{"description": "slow", "prompt": "a slow task", "run_in_background": true})
 	if quick.Status != childRunning || slow.Status != childRunning || quick.AgentID == slow.AgentID {
 		t.Fatalf("%+v %+v", quick, slow)
 	}
-	if got := do(AgentOutputName, map[string]any{"agent_id": quick.AgentID, "wait": true}); got.Status != "completed" || got.Text != "quick answer" {
+	if got := do(toolbox.AgentOutputName, map[string]any{"agent_id": quick.AgentID, "wait": true}); got.Status != "completed" || got.Text != "quick answer" {
 		t.Fatalf("agent_output: %+v", got)
 	}
-	if got := do(AgentStopName, map[string]any{"agent_id": slow.AgentID}); got.Status != "stopped" {
+	if got := do(toolbox.AgentStopName, map[string]any{"agent_id": slow.AgentID}); got.Status != "stopped" {
 		t.Fatalf("agent_stop: %+v", got)
 	}
-	if res := r.Dispatch(ctx, tools.Call{Name: AgentOutputName, Raw: `{"agent_id":"nope"}`}); !res.IsError || !strings.Contains(res.Content, quick.AgentID) {
+	if res := r.Dispatch(ctx, tools.Call{Name: toolbox.AgentOutputName, Raw: `{"agent_id":"nope"}`}); !res.IsError || !strings.Contains(res.Content, quick.AgentID) {
 		t.Fatalf("an unknown id must name the known ones: %q", res.Content)
 	}
 	ends := 0

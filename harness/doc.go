@@ -8,7 +8,9 @@
 //	Open      create or resume a session (repairing a cut-short turn)
 //	Session   Run a turn, Cancel it, Subscribe to events, Change settings
 //	          between turns, Close
-//	Toolset   a preset's tools as a registry (also for ptc tools/sdk/exec)
+//	Toolset   a preset's tools as a registry, built from toolbox's catalog
+//	          (also for ptc tools/sdk/exec); the session's children are
+//	          the toolbox.Agents the subagent tools drive
 //
 // Settings (session.Settings) are everything needed to continue a session
 // exactly: preset, model and base URL (never the key), workspace, sandbox
@@ -19,6 +21,6 @@
 // policy is parsed once and given both to the sandbox tools (escalations)
 // and to the tool runner.
 //
-// Dependency direction (DESIGN §2): cmd → harness → {presets, ptc,
-// sandbox} → runtime/*. Nothing under runtime imports this package.
+// Dependency direction (DESIGN §2): cmd → harness → toolbox → {presets,
+// ptc, sandbox} → runtime/*. Nothing under runtime imports this package.
 package harness

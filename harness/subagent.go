@@ -13,6 +13,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/sandbox/hostexec"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // MaxDepth is the deepest a subagent may be: the root session is depth 0,
@@ -22,7 +23,7 @@ const MaxDepth = 3
 
 // Child statuses besides the session.Subagent* end statuses.
 const (
-	childRunning     = "running"
+	childRunning     = toolbox.AgentRunning
 	childInterrupted = "interrupted" // started by an earlier process that did not see it end
 )
 
@@ -95,33 +96,15 @@ func (c *children) add(ch *child) {
 	c.byID[ch.id] = ch
 }
 
-// SubagentInput is the subagent tool's input.
-type SubagentInput struct {
-	Description string `json:"description"`
-	Prompt      string `json:"prompt"`
-	Preset      string `json:"preset,omitempty"`
-	Background  bool   `json:"run_in_background,omitempty"`
-}
-
-// ChildInfo is what the subagent tools return about a child.
-type ChildInfo struct {
-	AgentID     string `json:"agent_id"`
-	Description string `json:"description"`
-	Status      string `json:"status"`
-	Background  bool   `json:"-"` // shown by agent_list, not part of the value
-	Text        string `json:"text,omitempty"`
-	Failure     string `json:"failure,omitempty"`
-}
-
-func (ch *child) info() ChildInfo {
-	return ChildInfo{AgentID: ch.id, Description: ch.description, Status: ch.status, Background: ch.background, Text: ch.text, Failure: ch.failure}
+func (ch *child) info() toolbox.ChildInfo {
+	return toolbox.ChildInfo{AgentID: ch.id, Description: ch.description, Status: ch.status, Background: ch.background, Text: ch.text, Failure: ch.failure}
 }
 
 // start opens the child session for call and logs subagent/start in the
 // parent. The child runs with the parent's workspace, model and sandbox
 // (read-only while the parent is in plan mode), approval never and no
 // terminal: it can never do more than its parent.
-func (c *children) start(ctx context.Context, call tools.Call, in SubagentInput) (*child, *Session, error) {
+func (c *children) start(ctx context.Context, call tools.Call, in toolbox.SubagentInput) (*child, *Session, error) {
 	if err := checkInput(in); err != nil {
 		return nil, nil, err
 	}
@@ -158,7 +141,7 @@ const (
 	maxDescription = 200
 )
 
-func checkInput(in SubagentInput) error {
+func checkInput(in toolbox.SubagentInput) error {
 	switch {
 	case strings.TrimSpace(in.Prompt) == "":
 		return tools.Errorf(tools.CodeInvalidArgs, "the subagent needs a prompt: the whole task, since it sees nothing else")
@@ -282,10 +265,10 @@ func emit(ctx context.Context, typ string, data any) error {
 }
 
 // foreground runs the child while the call waits and returns its answer.
-func (c *children) foreground(ctx context.Context, call tools.Call, in SubagentInput) (ChildInfo, error) {
+func (c *children) foreground(ctx context.Context, call tools.Call, in toolbox.SubagentInput) (toolbox.ChildInfo, error) {
 	ch, sess, err := c.start(ctx, call, in)
 	if err != nil {
-		return ChildInfo{}, err
+		return toolbox.ChildInfo{}, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -305,16 +288,16 @@ func (c *children) foreground(ctx context.Context, call tools.Call, in SubagentI
 	if info.Status == session.SubagentStopped {
 		code = tools.CodeAborted
 	}
-	return ChildInfo{}, tools.Errorf(code, "%s", msg)
+	return toolbox.ChildInfo{}, tools.Errorf(code, "%s", msg)
 }
 
 // background starts the child and returns at once; its completion is
 // announced to the parent at its next step boundary.
-func (c *children) background(ctx context.Context, call tools.Call, in SubagentInput) (ChildInfo, error) {
+func (c *children) background(ctx context.Context, call tools.Call, in toolbox.SubagentInput) (toolbox.ChildInfo, error) {
 	sink := tools.EnvFrom(ctx).Sink
 	ch, sess, err := c.start(ctx, call, in)
 	if err != nil {
-		return ChildInfo{}, err
+		return toolbox.ChildInfo{}, err
 	}
 	bctx, cancel := context.WithCancel(tools.WithEnv(c.ctx, &tools.Env{Sink: sink}))
 	c.mu.Lock()
@@ -346,7 +329,7 @@ func (c *children) announce(ch *child) {
 	}
 }
 
-func (c *children) info(ch *child) ChildInfo {
+func (c *children) info(ch *child) toolbox.ChildInfo {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return ch.info()

@@ -3,16 +3,11 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/ptc-dev/ptc/presets"
-	"github.com/ptc-dev/ptc/ptc"
-	"github.com/ptc-dev/ptc/runtime/goal"
-	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/tools"
-	"github.com/ptc-dev/ptc/runtime/tools/builtin"
 	"github.com/ptc-dev/ptc/sandbox"
-	sandboxtools "github.com/ptc-dev/ptc/sandbox/tools"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // ToolsetConfig is what building a preset's tools needs. It is filled by
@@ -38,19 +33,15 @@ type ToolsetConfig struct {
 	scope *scope
 }
 
-// toolCtor builds one tool of the toolset. Sandbox tools come from the
-// one sandbox tool set of the build (sb), so that read and write share
-// their record of what the model has read.
-type toolCtor func(cfg ToolsetConfig, sb *sandboxSet) (tools.Tool, error)
-
-// sandboxSet builds the sandbox tools once per toolset, on first use.
+// sandboxSet builds the toolset's one toolbox.Sandbox on first use, so a
+// preset without sandbox tools never makes a host.
 type sandboxSet struct {
-	cfg   ToolsetConfig
-	tools map[string]tools.Tool
+	cfg ToolsetConfig
+	sb  *toolbox.Sandbox
 }
 
-func (s *sandboxSet) get(name string) (tools.Tool, error) {
-	if s.tools == nil {
+func (s *sandboxSet) get() (*toolbox.Sandbox, error) {
+	if s.sb == nil {
 		host := s.cfg.Host
 		if host == nil {
 			host = sandbox.NewHost(sandbox.Config{})
@@ -59,87 +50,26 @@ func (s *sandboxSet) get(name string) (tools.Tool, error) {
 		if err != nil {
 			return nil, err
 		}
-		c := sandboxtools.Config{Workspace: s.cfg.Workspace, Mode: mode, Approval: s.cfg.Approval,
-			Network: s.cfg.Network || s.cfg.Preset.Network, HostPrograms: s.cfg.Preset.HostPrograms}
-		s.tools = map[string]tools.Tool{}
-		for _, t := range append(sandboxtools.All(host, c), sandboxtools.Minimal(host, c)...) {
-			s.tools[t.Spec().Name] = t
-		}
+		s.sb = toolbox.NewSandbox(host, toolbox.SandboxConfig{Workspace: s.cfg.Workspace, Mode: mode, Approval: s.cfg.Approval,
+			Network: s.cfg.Network || s.cfg.Preset.Network, HostPrograms: s.cfg.Preset.HostPrograms})
 	}
-	t, ok := s.tools[name]
-	if !ok {
-		return nil, fmt.Errorf("the sandbox has no tool named %s", name)
+	return s.sb, nil
+}
+
+// deps are what the toolbox's constructors draw on for one toolset: the
+// sandbox, and the session's plan mode, goal and children.
+func (sc *scope) deps(sb *sandboxSet) toolbox.Deps {
+	d := toolbox.Deps{Sandbox: sb.get, Plan: sc.plan, Goals: sc.goals,
+		ExitPlan: toolbox.ExitPlanOptions{NoUser: func() { sc.stop.Store(true) }, Approve: sc.approve}}
+	if sc.children != nil { // a nil *children must stay a nil Agents
+		d.Agents = sc.children
 	}
-	return t, nil
-}
-
-func sandboxed(name string) toolCtor {
-	return func(_ ToolsetConfig, sb *sandboxSet) (tools.Tool, error) { return sb.get(name) }
-}
-
-func fixed(t func() tools.Tool) toolCtor {
-	return func(ToolsetConfig, *sandboxSet) (tools.Tool, error) { return t(), nil }
-}
-
-// scoped builds a tool of the session's own state (see scope).
-func scoped(t func(*scope) tools.Tool) toolCtor {
-	return func(cfg ToolsetConfig, _ *sandboxSet) (tools.Tool, error) { return t(cfg.scope), nil }
-}
-
-// goalTool is goal tool i of goal.Tools.
-func goalTool(i int) toolCtor {
-	return scoped(func(sc *scope) tools.Tool { return goal.Tools(sc.goals)[i] })
-}
-
-func agentTool(name string) toolCtor {
-	return scoped(func(sc *scope) tools.Tool { return agentTools(sc.children)[name] })
-}
-
-// toolCtors maps every tool name a preset may list to its constructor.
-var toolCtors = map[string]toolCtor{
-	builtin.TodoWriteName:       fixed(builtin.TodoWrite),
-	builtin.AskUserQuestionName: fixed(builtin.AskUserQuestion),
-
-	"read":               sandboxed("read"),
-	"write":              sandboxed("write"),
-	"edit":               sandboxed("edit"),
-	"glob":               sandboxed("glob"),
-	"grep":               sandboxed("grep"),
-	"bash":               sandboxed("bash"),
-	"shell":              sandboxed("shell"),
-	"str_replace_editor": sandboxed("str_replace_editor"),
-	tools.RunCodeName:    fixed(func() tools.Tool { return ptc.NewTool(ptc.Config{}) }),
-}
-
-// The session's own tools join in init: the subagent tool opens sessions,
-// which validate presets against toolCtors.
-func init() {
-	for name, ctor := range map[string]toolCtor{
-		plan.ExitName: scoped(func(sc *scope) tools.Tool {
-			return plan.Exit(sc.plan, plan.ExitOptions{NoUser: func() { sc.stop.Store(true) }, Approve: sc.approve})
-		}),
-		goal.CreateName: goalTool(0),
-		goal.GetName:    goalTool(1),
-		goal.UpdateName: goalTool(2),
-		SubagentName:    scoped(func(sc *scope) tools.Tool { return subagentTool(sc.children) }),
-		AgentOutputName: agentTool(AgentOutputName),
-		AgentListName:   agentTool(AgentListName),
-		AgentStopName:   agentTool(AgentStopName),
-	} {
-		toolCtors[name] = ctor
-	}
+	return d
 }
 
 // KnownToolNames lists the tool names a preset may use, sorted; presets
 // are validated against it.
-func KnownToolNames() []string {
-	names := make([]string, 0, len(toolCtors))
-	for n := range toolCtors {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func KnownToolNames() []string { return toolbox.PresetNames() }
 
 // Toolset resolves the preset's tool names (plus cfg.Extra) into a
 // registry with the preset's presentation.
@@ -153,14 +83,13 @@ func Toolset(cfg ToolsetConfig) (*tools.Registry, error) {
 	if cfg.scope == nil {
 		cfg.scope = detachedScope()
 	}
-	sb := &sandboxSet{cfg: cfg}
+	deps := cfg.scope.deps(&sandboxSet{cfg: cfg})
 	built := make([]tools.Tool, 0, len(cfg.Preset.Tools)+len(cfg.Extra))
 	for _, name := range cfg.Preset.Tools {
-		ctor, ok := toolCtors[name]
-		if !ok {
+		if e, ok := toolbox.Lookup(name); !ok || e.Hidden {
 			return nil, fmt.Errorf("preset %s lists unknown tool %q", cfg.Preset.ID, name)
 		}
-		t, err := ctor(cfg, sb)
+		t, err := toolbox.Build(name, deps)
 		if err != nil {
 			return nil, fmt.Errorf("preset %s: %w", cfg.Preset.ID, err)
 		}

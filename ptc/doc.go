@@ -1,5 +1,7 @@
-// Package ptc is run_code: it runs a model-written TypeScript program whose
-// tools.x() calls go through the same tool pipeline as direct calls.
+// Package ptc is run_code's engine: it runs a model-written TypeScript
+// program whose tools.x() calls go through the same tool pipeline as
+// direct calls. The run_code tool itself (schema, description, rendering
+// of its value) is defined in package toolbox, over Run.
 //
 // A run has two halves in two processes:
 //

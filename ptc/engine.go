@@ -49,7 +49,7 @@ const rssSample = 5 * time.Millisecond
 // been emitted by then; console lines and calls are kept by the host as
 // they arrive, so a program whose engine died still reports them.
 func Run(ctx context.Context, lim Limits, req Request) *Outcome {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	timeout := lim.Timeout
 	if req.Timeout > 0 {
 		timeout = min(req.Timeout, lim.MaxTimeout)

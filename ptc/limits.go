@@ -44,8 +44,9 @@ var DefaultLimits = Limits{
 	Parallel:      10,
 }
 
-// withDefaults fills zero fields from DefaultLimits.
-func (l Limits) withDefaults() Limits {
+// WithDefaults fills zero fields from DefaultLimits: the limits a run and
+// the run_code tool actually apply.
+func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits
 	if l.Timeout <= 0 {
 		l.Timeout = d.Timeout
@@ -80,9 +81,9 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// timeoutFor returns the wall time of a run that asked for ms
+// TimeoutFor returns the wall time of a run that asked for ms
 // milliseconds (0: the default), capped at MaxTimeout.
-func (l Limits) timeoutFor(ms int64) time.Duration {
+func (l Limits) TimeoutFor(ms int64) time.Duration {
 	t := l.Timeout
 	if ms > 0 {
 		t = time.Duration(ms) * time.Millisecond

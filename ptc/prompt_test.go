@@ -1,6 +1,7 @@
 package ptc
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -9,8 +10,12 @@ import (
 )
 
 func TestSDKSectionIsSortedAndStable(t *testing.T) {
-	r := ptcRunner(t, Limits{})
-	specs := r.Registry().ProgramSpecs()
+	specs := []tools.Spec{
+		{Name: "add", Description: "Adds two integers.",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a","b"],"additionalProperties":false}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"integer"}},"required":["sum"]}`)},
+		{Name: "echo", Description: "Echoes.", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
+	}
 	a, err := SDKSectionFromSpecs(specs)
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/goal"
 	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // agenticFlags are plan mode's and goals' flags: --plan on ptc and ptc
@@ -124,7 +125,7 @@ func lastPlan(events []session.Event) string {
 		if json.Unmarshal(events[i].Data, &c) != nil || c.Name != plan.ExitName {
 			continue
 		}
-		var in plan.ExitInput
+		var in toolbox.ExitPlanInput
 		if json.Unmarshal([]byte(c.Arguments), &in) == nil {
 			return in.Plan
 		}
@@ -250,7 +251,7 @@ func (p *printer) agenticText(ev session.Event) bool {
 		if json.Unmarshal(ev.Data, &d) != nil || d.Name != plan.ExitName {
 			return false
 		}
-		var in plan.ExitInput
+		var in toolbox.ExitPlanInput
 		if json.Unmarshal([]byte(d.Arguments), &in) != nil {
 			return false
 		}

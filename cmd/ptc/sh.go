@@ -11,7 +11,7 @@ import (
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/sandbox"
-	sandboxtools "github.com/ptc-dev/ptc/sandbox/tools"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // newShCmd is `ptc sh`: one command run exactly as the bash tool runs it,
@@ -38,7 +38,7 @@ func newShCmd() *cobra.Command {
 			defer host.Close(context.Background())
 			ctx, cancel := context.WithTimeout(c.Context(), timeout)
 			defer cancel()
-			o, err := sandboxtools.RunCommand(ctx, host, sandbox.Scope{Workspace: ws, Mode: m, Network: network}, args[0], ws)
+			o, err := toolbox.RunCommand(ctx, host, sandbox.Scope{Workspace: ws, Mode: m, Network: network}, args[0], ws)
 			if err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ func newShCmd() *cobra.Command {
 	cmd.Flags().StringVar(&workspace, "workspace", "", "workspace directory (default: the current directory)")
 	cmd.Flags().StringVar(&mode, "sandbox", string(sandbox.DefaultMode), "sandbox mode: read-only, workspace-write, git-write or danger-full-access")
 	cmd.Flags().BoolVar(&network, "network", false, "let host programs the command runs reach the network (off by default)")
-	cmd.Flags().DurationVar(&timeout, "timeout", sandboxtools.DefaultBashTimeout, "stop the command after this long")
+	cmd.Flags().DurationVar(&timeout, "timeout", toolbox.DefaultBashTimeout, "stop the command after this long")
 	return cmd
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 	"github.com/ptc-dev/ptc/runtime/tools"
-	"github.com/ptc-dev/ptc/runtime/tools/builtin"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 type readArgs struct {
@@ -90,7 +90,7 @@ func runLong(t testing.TB, cfg compact.Config) longRun {
 
 func newAgent(t testing.TB, p llm.Provider, log agent.Log, cfg compact.Config) *agent.Agent {
 	t.Helper()
-	reg, err := tools.NewRegistry(tools.PresentNative, bigRead(), builtin.TodoWrite())
+	reg, err := tools.NewRegistry(tools.PresentNative, bigRead(), toolbox.TodoWrite())
 	if err != nil {
 		t.Fatal(err)
 	}

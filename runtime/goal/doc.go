@@ -16,5 +16,6 @@
 //	goal/round{round, max}       right before a round's turn/start
 //
 // Keeper holds one session's goal, restored from those events on resume,
-// and tells the turns apart by watching goal/round and turn/start.
+// and tells the turns apart by watching goal/round and turn/start. The
+// goal tools are defined in package toolbox, over Keeper.Change.
 package goal

@@ -1,13 +1,11 @@
 package goal
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/session"
-	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
 // logged is a fake session log: it keeps the events and feeds the keeper
@@ -45,150 +43,7 @@ func (l *logged) turn(round bool) {
 
 func (l *logged) endTurn() { l.Emit(session.TypeTurnEnd, session.TurnEnd{}) }
 
-func (l *logged) call(t *testing.T, name, raw string) tools.Result {
-	t.Helper()
-	reg, err := tools.NewRegistry(tools.PresentNative, Tools(l.k)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tools.NewRunner(reg, tools.RunnerConfig{Env: &tools.Env{Sink: l}}).Dispatch(context.Background(), tools.Call{ID: "c", Name: name, Raw: raw})
-}
-
-func update(g session.Goal, action, extra string) string {
-	return `{"goal_id":"` + g.ID + `","revision":` + itoa(g.Revision) + `,"action":"` + action + `"` + extra + `}`
-}
-
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
-
-func TestWhoMayChangeAGoal(t *testing.T) {
-	t.Run("the agent creates a goal in a turn the user started", func(t *testing.T) {
-		l := newLogged(true)
-		l.turn(false)
-		res := l.call(t, CreateName, `{"objective":"make the tests pass","max_rounds":5}`)
-		g, ok := l.k.Goal()
-		if res.IsError || !ok || g.Status != session.GoalActive || g.MaxRounds != 5 || g.Revision != 1 || g.ID != "goal-1" {
-			t.Fatalf("%q %+v", res.Content, g)
-		}
-		c := decode(t, l.events[len(l.events)-1])
-		if c.Action != ActionCreate || c.By != ByAgent || c.Turn != TurnUser || c.CallID != "c" {
-			t.Fatalf("%+v", c)
-		}
-	})
-	refusals := []struct {
-		name, tool, args, want string
-		root, round            bool
-	}{
-		{"a subagent cannot create one", CreateName, `{"objective":"x"}`, "subagent cannot create", false, false},
-		{"a goal round cannot create one", CreateName, `{"objective":"x"}`, "goal round cannot create", true, true},
-		{"a goal round cannot raise its cap", UpdateName, `edit|,"max_rounds":100`, "goal round cannot edit", true, true},
-		{"a goal round cannot pause it", UpdateName, `pause|`, "goal round cannot pause", true, true},
-	}
-	for _, c := range refusals {
-		t.Run(c.name, func(t *testing.T) {
-			l := newLogged(c.root)
-			if _, err := l.k.Change(l.Emit, Request{Action: ActionCreate, Objective: "ship it", MaxRounds: 3, By: ByUser}); err != nil {
-				t.Fatal(err)
-			}
-			l.turn(c.round)
-			before, _ := l.k.Goal()
-			args := c.args
-			if a, extra, ok := strings.Cut(args, "|"); ok {
-				args = update(before, a, extra)
-			}
-			n := len(l.events)
-			res := l.call(t, c.tool, args)
-			after, _ := l.k.Goal()
-			if !res.IsError || res.Error.Code != tools.CodeDenied || !strings.Contains(res.Content, c.want) {
-				t.Fatalf("%q", res.Content)
-			}
-			if after != before || len(l.events) != n {
-				t.Fatalf("the refused call changed the goal (%+v → %+v) or logged %d events", before, after, len(l.events)-n)
-			}
-		})
-	}
-	t.Run("a goal round cannot resume a paused goal, and starts no rounds", func(t *testing.T) {
-		l := newLogged(true)
-		l.k.Change(l.Emit, Request{Action: ActionCreate, Objective: "ship it", By: ByUser})
-		l.turn(true)
-		l.endTurn()
-		l.k.Change(l.Emit, Request{Action: ActionPause, By: ByUser})
-		if _, ok, _ := l.k.StartRound(l.Emit); ok {
-			t.Fatal("a paused goal started a round")
-		}
-		l.k.Change(l.Emit, Request{Action: ActionResume, By: ByUser})
-		l.turn(true)
-		g, _ := l.k.Change(l.Emit, Request{Action: ActionPause, By: ByUser}) // the user pauses it during the round
-		if res := l.call(t, UpdateName, update(g, "resume", "")); !res.IsError || !strings.Contains(res.Content, "goal round cannot resume") {
-			t.Fatalf("%q", res.Content)
-		}
-	})
-	t.Run("the user pauses and resumes directly", func(t *testing.T) {
-		l := newLogged(true)
-		l.k.Change(l.Emit, Request{Action: ActionCreate, Objective: "ship it", By: ByUser})
-		for _, a := range []string{ActionPause, ActionResume} {
-			if _, err := l.k.Change(l.Emit, Request{Action: a, By: ByUser}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if g, _ := l.k.Goal(); g.Status != session.GoalActive || g.Revision != 3 {
-			t.Fatalf("%+v", g)
-		}
-	})
-}
-
-func TestReportingAGoal(t *testing.T) {
-	setup := func(rounds int) *logged {
-		l := newLogged(true)
-		l.k.Change(l.Emit, Request{Action: ActionCreate, Objective: "ship it", MaxRounds: 10, By: ByUser})
-		for range rounds {
-			l.turn(true)
-			l.endTurn()
-		}
-		l.turn(true)
-		return l
-	}
-	t.Run("complete in the current round", func(t *testing.T) {
-		l := setup(1)
-		g, _ := l.k.Goal()
-		if res := l.call(t, UpdateName, update(g, "complete", "")); res.IsError || !strings.Contains(res.Content, "complete") {
-			t.Fatalf("%q", res.Content)
-		}
-		if c := decode(t, l.events[len(l.events)-1]); c.Turn != TurnRound || c.Goal.Status != session.GoalComplete {
-			t.Fatalf("%+v", c)
-		}
-		if _, ok, _ := l.k.StartRound(l.Emit); ok {
-			t.Fatal("a complete goal started a round")
-		}
-	})
-	t.Run("a stale revision is refused", func(t *testing.T) {
-		l := setup(0)
-		g, _ := l.k.Goal()
-		g.Revision++
-		if res := l.call(t, UpdateName, update(g, "complete", "")); !res.IsError || !strings.Contains(res.Content, "revision 1 (you sent goal-1 at revision 2)") {
-			t.Fatalf("%q", res.Content)
-		}
-	})
-	t.Run("blocked is refused in the first rounds", func(t *testing.T) {
-		l := setup(1)
-		g, _ := l.k.Goal()
-		if res := l.call(t, UpdateName, update(g, "blocked", `,"blocked_reason":"no network"`)); !res.IsError || !strings.Contains(res.Content, "round 2") {
-			t.Fatalf("%q", res.Content)
-		}
-	})
-	t.Run("blocked is accepted from round 3 with a reason", func(t *testing.T) {
-		l := setup(2)
-		g, _ := l.k.Goal()
-		if res := l.call(t, UpdateName, update(g, "blocked", "")); !res.IsError || res.Error.Code != tools.CodeInvalidArgs {
-			t.Fatalf("without a reason: %q", res.Content)
-		}
-		if res := l.call(t, UpdateName, update(g, "blocked", `,"blocked_reason":"the API key is missing"`)); res.IsError {
-			t.Fatalf("%q", res.Content)
-		}
-		if g, _ := l.k.Goal(); g.Status != session.GoalBlocked || g.BlockedReason != "the API key is missing" {
-			t.Fatalf("%+v", g)
-		}
-	})
-}
 
 func TestRoundsAndTheCap(t *testing.T) {
 	l := newLogged(true)
@@ -235,44 +90,6 @@ func TestRoundsAndTheCap(t *testing.T) {
 	})
 }
 
-func TestCreateChecksItsInput(t *testing.T) {
-	l := newLogged(true)
-	for _, c := range []struct{ name, args, want string }{
-		{"an empty objective", `{"objective":"   "}`, "needs an objective"},
-		{"a negative cap", `{"objective":"x","max_rounds":-1}`, "max_rounds"},
-		{"a cap too large", `{"objective":"x","max_rounds":20000}`, "max_rounds"},
-	} {
-		t.Run(c.name+" is refused", func(t *testing.T) {
-			l.turn(false)
-			defer l.endTurn()
-			if res := l.call(t, CreateName, c.args); !res.IsError || !strings.Contains(res.Content, c.want) {
-				t.Fatalf("%q", res.Content)
-			}
-		})
-	}
-	t.Run("a second goal while one is active is refused", func(t *testing.T) {
-		l.turn(false)
-		defer l.endTurn()
-		l.call(t, CreateName, `{"objective":"one"}`)
-		if res := l.call(t, CreateName, `{"objective":"two"}`); !res.IsError || !strings.Contains(res.Content, "already set") {
-			t.Fatalf("%q", res.Content)
-		}
-	})
-	t.Run("the schemas match the Go types", func(t *testing.T) {
-		ts := Tools(l.k)
-		for name, err := range map[string]error{
-			"create": tools.SchemaMatchesStruct[CreateInput](ts[0].Spec().InputSchema),
-			"update": tools.SchemaMatchesStruct[UpdateInput](ts[2].Spec().InputSchema),
-			"ack":    tools.SchemaMatchesStruct[Ack](ts[0].Spec().OutputSchema),
-			"output": tools.SchemaMatchesStruct[Output](ts[1].Spec().OutputSchema),
-		} {
-			if err != nil {
-				t.Errorf("%s: %v", name, err)
-			}
-		}
-	})
-}
-
 func mustGoal(t *testing.T, k *Keeper) session.Goal {
 	t.Helper()
 	g, ok := k.Goal()
@@ -280,13 +97,4 @@ func mustGoal(t *testing.T, k *Keeper) session.Goal {
 		t.Fatal("no goal")
 	}
 	return g
-}
-
-func decode(t *testing.T, e session.Event) session.GoalChange {
-	t.Helper()
-	var c session.GoalChange
-	if err := json.Unmarshal(e.Data, &c); err != nil {
-		t.Fatal(err)
-	}
-	return c
 }

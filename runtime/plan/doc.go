@@ -7,7 +7,8 @@
 // pipeline refuses every call whose tool Writes (write, edit, an
 // escalation, an MCP tool not marked read-only) and the sandbox tools run
 // every tier read-only (guest builtins, file operations, host programs).
-// The prompt section only explains the workflow.
+// The prompt section only explains the workflow. The exit_plan_mode tool
+// is defined in package toolbox, over Mode.
 //
 //	plan/mode{active}        --plan, /plan, the preset's default
 //	exit_plan_mode{plan}     → the user (tools.KindPlan question)

@@ -16,6 +16,11 @@ const (
 	ByParent   = "parent"
 )
 
+// ExitName is the wire name of the tool that leaves plan mode (defined in
+// toolbox): presets that start in plan mode must list it, and the policy
+// section names it.
+const ExitName = "exit_plan_mode"
+
 // Reason is what a refused call and a failed shell command say while
 // plan mode is on.
 const Reason = "plan mode is on: the workspace stays read-only until the user approves a plan; " +

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ptc-dev/ptc/runtime/tools"
-	"github.com/ptc-dev/ptc/runtime/tools/builtin"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // BenchmarkDispatchNoop measures the per-call overhead of the pipeline:
@@ -13,7 +13,7 @@ import (
 // execute goroutine, output validation and rendering, around a body that
 // does nothing.
 func BenchmarkDispatchNoop(b *testing.B) {
-	reg, err := tools.NewRegistry(tools.PresentNative, builtin.Noop())
+	reg, err := tools.NewRegistry(tools.PresentNative, toolbox.Noop())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func BenchmarkDispatchNoop(b *testing.B) {
 		Pre:  func(context.Context, tools.Call) tools.Verdict { return tools.Verdict{} },
 		Post: func(_ context.Context, _ tools.Call, o tools.Outcome) tools.Outcome { return o },
 	}}})
-	call := tools.Call{ID: "c1", Name: builtin.NoopName, Raw: `{"text":"hello"}`}
+	call := tools.Call{ID: "c1", Name: toolbox.NoopName, Raw: `{"text":"hello"}`}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -33,14 +33,14 @@ func BenchmarkDispatchNoop(b *testing.B) {
 
 // BenchmarkRunStepNoop measures one step of ten safe no-op calls.
 func BenchmarkRunStepNoop(b *testing.B) {
-	reg, err := tools.NewRegistry(tools.PresentNative, builtin.Noop())
+	reg, err := tools.NewRegistry(tools.PresentNative, toolbox.Noop())
 	if err != nil {
 		b.Fatal(err)
 	}
 	run := tools.NewRunner(reg, tools.RunnerConfig{})
 	calls := make([]tools.Call, 10)
 	for i := range calls {
-		calls[i] = tools.Call{ID: "c", Name: builtin.NoopName, Raw: `{"text":"hello"}`}
+		calls[i] = tools.Call{ID: "c", Name: toolbox.NoopName, Raw: `{"text":"hello"}`}
 	}
 	ctx := context.Background()
 	b.ReportAllocs()

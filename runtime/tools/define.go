@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 )
 
@@ -51,8 +52,8 @@ func WithRenderer(f func(value any) string) Option {
 // New declares a Go tool. The spec's JSON Schemas stay the single source
 // the model, validation and sdkgen see; In is the Go shape the validated
 // arguments are decoded into, Out the value fn returns (encoded to JSON for
-// output validation). Use SchemaMatchesStruct in a test to check that the
-// input schema and In agree.
+// output validation). The tool is Typed: a test checks with SchemaMatches
+// that the schemas and In and Out agree.
 //
 // fn reports a tool failure by returning an *Error (or any error, which
 // becomes TOOL_FAILED); it must honour ctx.
@@ -77,6 +78,22 @@ type typed[In, Out any] struct {
 }
 
 func (t *typed[In, Out]) Spec() Spec { return t.spec }
+
+// ArgsType is In.
+func (t *typed[In, Out]) ArgsType() reflect.Type { return reflect.TypeFor[In]() }
+
+// ValueType is Out.
+func (t *typed[In, Out]) ValueType() reflect.Type { return reflect.TypeFor[Out]() }
+
+// Typed is a tool that names the Go types its code works with: the one
+// its arguments are decoded into and the one its value is. Tools declared
+// with New are Typed; a hand-written tool implements it so that a test can
+// check its hand-written schemas against the types it really uses (see
+// SchemaMatches), where a type named beside the tool could drift.
+type Typed interface {
+	ArgsType() reflect.Type
+	ValueType() reflect.Type
+}
 
 func (t *typed[In, Out]) ConcurrencySafe(args json.RawMessage) bool {
 	return t.opts.safe != nil && t.opts.safe(args)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -43,41 +44,98 @@ func TestNewAppliesItsOptions(t *testing.T) {
 	}
 }
 
-func TestSchemaMatchesStruct(t *testing.T) {
+func TestSchemaMatches(t *testing.T) {
 	type Base struct {
-		Workdir string `json:"workdir"`
+		Workdir string `json:"workdir,omitempty"`
+	}
+	type Item struct {
+		Name string `json:"name"`
 	}
 	type In struct {
 		Base
-		Command string `json:"command"`
-		Timeout int    `json:"timeout_ms,omitempty"`
-		Skip    string `json:"-"`
+		Command string            `json:"command"`
+		Timeout int               `json:"timeout_ms,omitempty"`
+		Items   []Item            `json:"items,omitempty"`
+		Env     map[string]string `json:"env,omitempty"`
+		Next    *Item             `json:"next,omitempty"`
+		Any     json.RawMessage   `json:"any,omitempty"`
+		Skip    string            `json:"-"`
 		hidden  int
 	}
 	_ = In{}.hidden
+	const item = `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`
+	schema := func(edits ...string) string {
+		s := `{"type":"object","properties":{"command":{"type":"string"},"timeout_ms":{"type":"integer"},"workdir":{"type":"string"},` +
+			`"items":{"type":"array","items":` + item + `},"env":{"type":"object","additionalProperties":{"type":"string"}},` +
+			`"next":{"anyOf":[{"type":"null"},` + item + `]},"any":{}},"required":["command"],"additionalProperties":false}`
+		for i := 0; i+1 < len(edits); i += 2 {
+			s = strings.Replace(s, edits[i], edits[i+1], 1)
+		}
+		return s
+	}
 	cases := []struct {
 		name, schema, want string
+		role               SchemaRole
 	}{
-		{"matching fields pass", `{"properties":{"command":{},"timeout_ms":{},"workdir":{}},"required":["command"]}`, ""},
-		{"an extra schema property is reported", `{"properties":{"command":{},"timeout_ms":{},"workdir":{},"env":{}}}`, `schema property "env" has no field`},
-		{"a missing schema property is reported", `{"properties":{"command":{},"workdir":{}}}`, `field "timeout_ms" of tools.In is not in the schema`},
-		{"an undeclared required name is reported", `{"properties":{"command":{},"timeout_ms":{},"workdir":{}},"required":["cmd"]}`, `required property "cmd"`},
-		{"a broken schema is reported", `[`, "not a JSON object"},
+		{"a matching schema passes", schema(), "", ArgsSchema},
+		{"a property renamed in the schema alone is caught from both sides", schema(`"command":{`, `"cmd":{`, `["command"]`, `["cmd"]`),
+			`schema property "cmd" has no field`, ArgsSchema},
+		{"a field the schema lacks is reported", schema(`"workdir":{"type":"string"},`, ``), `field "workdir" of tools.In is not in the schema`, ArgsSchema},
+		{"an undeclared required name is reported", schema(`["command"]`, `["command","cwd"]`), `required property "cwd"`, ArgsSchema},
+		{"a required omitempty field is reported", schema(`["command"]`, `["command","timeout_ms"]`), `"timeout_ms" is required but its field is omitempty`, ArgsSchema},
+		{"an optional field the encoder always writes is reported", schema(`["command"]`, `[]`), `"command" is optional`, ArgsSchema},
+		{"a wrong type is reported", schema(`"timeout_ms":{"type":"integer"}`, `"timeout_ms":{"type":"string"}`), `/timeout_ms: the schema says string but the Go type is int`, ArgsSchema},
+		{"null for a field that cannot hold it is reported", schema(`"command":{"type":"string"}`, `"command":{"type":["string","null"]}`), `cannot hold it`, ArgsSchema},
+		{"a renamed property inside array items is reported", schema(`"name":{"type":"string"}},"required":["name"]`, `"title":{"type":"string"}},"required":["title"]`),
+			`/items[]: schema property "title" has no field in tools.Item`, ArgsSchema},
+		{"a renamed property inside an anyOf branch is reported", schema(`"next":{"anyOf":[{"type":"null"},{"type":"object","properties":{"name"`, `"next":{"anyOf":[{"type":"null"},{"type":"object","properties":{"label"`),
+			`/next(anyOf 1): schema property "label"`, ArgsSchema},
+		{"a wrong map value type is reported", schema(`"additionalProperties":{"type":"string"}`, `"additionalProperties":{"type":"integer"}`), `/env{}: the schema says integer`, ArgsSchema},
+		{"arguments without additionalProperties false are reported", schema(`"required":["command"],"additionalProperties":false}`, `"required":["command"]}`),
+			`additionalProperties is not false`, ArgsSchema},
+		{"a value schema may leave additionalProperties open", schema(`"required":["command"],"additionalProperties":false}`, `"required":["command"]}`), "", ValueSchema},
+		{"a broken schema is reported", `[`, "not a JSON object", ArgsSchema},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := SchemaMatchesStruct[In](json.RawMessage(c.schema))
+			err := SchemaMatches(json.RawMessage(c.schema), reflect.TypeFor[In](), c.role)
 			if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 				t.Fatalf("err = %v, want %q", err, c.want)
 			}
 		})
 	}
-	if err := SchemaMatchesStruct[int](json.RawMessage(`{}`)); err == nil {
-		t.Error("a non-struct passed")
-	}
-	if err := SchemaMatchesStruct[readIn](readSpec.InputSchema); err != nil {
-		t.Error(err)
-	}
+	t.Run("a field renamed in the struct alone is caught", func(t *testing.T) {
+		type renamed struct {
+			FilePath string `json:"path"`
+			Limit    int    `json:"limit,omitempty"`
+		}
+		err := SchemaMatches(readSpec.InputSchema, reflect.TypeFor[renamed](), ArgsSchema)
+		if err == nil || !strings.Contains(err.Error(), `schema property "file_path" has no field`) || !strings.Contains(err.Error(), `field "path"`) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("arguments that are not a struct are reported", func(t *testing.T) {
+		if err := SchemaMatches(json.RawMessage(`{}`), reflect.TypeFor[int](), ArgsSchema); err == nil {
+			t.Error("a non-struct passed")
+		}
+	})
+	t.Run("a value that is not a struct has its type checked", func(t *testing.T) {
+		if err := SchemaMatches(json.RawMessage(`{"type":"string"}`), reflect.TypeFor[string](), ValueSchema); err != nil {
+			t.Error(err)
+		}
+		if err := SchemaMatches(json.RawMessage(`{"type":"string"}`), reflect.TypeFor[int](), ValueSchema); err == nil {
+			t.Error("a string schema passed for an int")
+		}
+	})
+	t.Run("a tool declared with New names its types", func(t *testing.T) {
+		typed := readTool().(Typed)
+		if err := SchemaMatches(readSpec.InputSchema, typed.ArgsType(), ArgsSchema); err != nil {
+			t.Error(err)
+		}
+		if err := SchemaMatches(readSpec.OutputSchema, typed.ValueType(), ValueSchema); err != nil {
+			t.Error(err)
+		}
+	})
 }
 
 func TestRenderValue(t *testing.T) {

@@ -34,6 +34,26 @@ func (s *Sink) Types() []string {
 	return append([]string(nil), s.types...)
 }
 
+// Count returns how many events of type typ were kept so far.
+func (s *Sink) Count(typ string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, t := range s.types {
+		if t == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// Reset forgets the events so far (a benchmark reuses one Sink).
+func (s *Sink) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.types, s.data = s.types[:0], s.data[:0]
+}
+
 // Data returns the data of the events so far, in order.
 func (s *Sink) Data() []any {
 	s.mu.Lock()

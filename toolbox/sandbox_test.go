@@ -1,4 +1,4 @@
-package sandboxtools
+package toolbox
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func TestEscalationNeedsBothFieldsAndApproval(t *testing.T) {
 		{"a user denial denies", tools.PolicyAsk, toolstest.Answer("deny"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSet(testHost(), Config{Workspace: ws, Approval: tc.policy})
+			s := newSet(testHost(), SandboxConfig{Workspace: ws, Approval: tc.policy})
 			sk := &toolstest.Sink{}
 			ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: sk, Answerer: tc.answer})
 			args := map[string]any{"command": "echo hi", "description": "d"}
@@ -77,7 +77,7 @@ func TestEscalationNeedsBothFieldsAndApproval(t *testing.T) {
 
 func TestAnApprovedEscalationRunsOnTheHostAndSaysSo(t *testing.T) {
 	ws := t.TempDir()
-	s := newSet(testHost(), Config{Workspace: ws})
+	s := newSet(testHost(), SandboxConfig{Workspace: ws})
 	sk := &toolstest.Sink{}
 	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: sk, Answerer: toolstest.Answer("allow-once")})
 	v, err := call(t, s.bash(), ctx, map[string]any{"command": "echo $0", "description": "d", "sandbox_permissions": "danger-full-access", "justification": "needs bash"})
@@ -98,7 +98,7 @@ func TestWriteAndEditRequireAFreshRead(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "f.txt"), []byte("one\ntwo\ntwo\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newSet(testHost(), Config{Workspace: ws})
+	s := newSet(testHost(), SandboxConfig{Workspace: ws})
 	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s"})
 	if _, err := call(t, s.edit(), ctx, EditIn{FilePath: "f.txt", OldString: "one", NewString: "1"}); err == nil || !strings.Contains(err.Error(), "read") {
 		t.Fatalf("edit before read: %v", err)
@@ -132,7 +132,7 @@ func TestGitWriteIsAskedOnceForTheSessionAndDeniedUnderNever(t *testing.T) {
 	args := map[string]any{"command": "echo hi", "description": "d", "sandbox_permissions": "git-write", "justification": "commit the fix"}
 	t.Run("allowed for the session, the second call is not asked again", func(t *testing.T) {
 		ans := toolstest.Answer(tools.AnswerAllowSession)
-		bash, _ := ByName(testHost(), Config{Workspace: ws}, "bash")
+		bash, _ := NewSandbox(testHost(), SandboxConfig{Workspace: ws}).Tool("bash")
 		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s1", Sink: &toolstest.Sink{}, Answerer: ans})
 		for i := 0; i < 2; i++ {
 			if _, err := call(t, bash, ctx, args); err != nil {
@@ -149,7 +149,7 @@ func TestGitWriteIsAskedOnceForTheSessionAndDeniedUnderNever(t *testing.T) {
 	})
 	t.Run("allowed once, the next call is asked again", func(t *testing.T) {
 		ans := toolstest.Answer(tools.AnswerAllowOnce)
-		bash, _ := ByName(testHost(), Config{Workspace: ws}, "bash")
+		bash, _ := NewSandbox(testHost(), SandboxConfig{Workspace: ws}).Tool("bash")
 		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &toolstest.Sink{}, Answerer: ans})
 		for i := 0; i < 2; i++ {
 			if _, err := call(t, bash, ctx, args); err != nil {
@@ -162,7 +162,7 @@ func TestGitWriteIsAskedOnceForTheSessionAndDeniedUnderNever(t *testing.T) {
 	})
 	t.Run("under approval never it is denied without asking", func(t *testing.T) {
 		ans := toolstest.Answer(tools.AnswerAllowSession)
-		bash, _ := ByName(testHost(), Config{Workspace: ws, Approval: tools.PolicyNever}, "bash")
+		bash, _ := NewSandbox(testHost(), SandboxConfig{Workspace: ws, Approval: tools.PolicyNever}).Tool("bash")
 		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &toolstest.Sink{}, Answerer: ans})
 		if _, err := call(t, bash, ctx, args); code(err) != tools.CodeSandboxDenied || len(ans.Asked()) != 0 {
 			t.Fatalf("got %v (asked %d), want SANDBOX_DENIED without asking", err, len(ans.Asked()))
@@ -185,7 +185,7 @@ func TestTheWriteToolCannotPlantCodeInAnyMode(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				s := newSet(testHost(), Config{Workspace: ws, Mode: mode})
+				s := newSet(testHost(), SandboxConfig{Workspace: ws, Mode: mode})
 				ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s"})
 				_, err := call(t, s.write(), ctx, WriteIn{FilePath: p, Content: "[core]\n\tfsmonitor = evil\n"})
 				if code(err) != tools.CodeSandboxDenied {

@@ -1,31 +1,25 @@
-package plan
+package toolbox
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
-//go:embed exit_plan_mode.md
-var exitDoc string
-
-// ExitName is the tool's wire name.
-const ExitName = "exit_plan_mode"
-
-// ExitInput is the input of exit_plan_mode.
-type ExitInput struct {
+// ExitPlanInput is the input of exit_plan_mode.
+type ExitPlanInput struct {
 	Plan string `json:"plan"`
 }
 
-// ExitOutput says how the plan was received: approved (Todos steps taken
+// ExitPlanOutput says how the plan was received: approved (Todos steps taken
 // into the todo list), or Stopped because nobody could approve it.
-type ExitOutput struct {
+type ExitPlanOutput struct {
 	Approved bool `json:"approved"`
 	Todos    int  `json:"todos"`
 	Stopped  bool `json:"stopped,omitempty"`
@@ -34,14 +28,14 @@ type ExitOutput struct {
 // MaxPlanBytes bounds a plan: it is shown to a person whole.
 const MaxPlanBytes = 64 << 10
 
-const exitInputSchema = `{
+const exitPlanInputSchema = `{
 	"type": "object",
 	"properties": {"plan": {"type": "string", "pattern": "^\\s*#"}},
 	"required": ["plan"],
 	"additionalProperties": false
 }`
 
-const exitOutputSchema = `{
+const exitPlanOutputSchema = `{
 	"type": "object",
 	"properties": {
 		"approved": {"type": "boolean"},
@@ -52,8 +46,8 @@ const exitOutputSchema = `{
 	"additionalProperties": false
 }`
 
-// ExitOptions adjust exit_plan_mode to the run.
-type ExitOptions struct {
+// ExitPlanOptions adjust exit_plan_mode to the run.
+type ExitPlanOptions struct {
 	// NoUser is called when nobody can approve the plan (a headless run):
 	// the caller ends the run there, plan mode still on.
 	NoUser func()
@@ -61,32 +55,32 @@ type ExitOptions struct {
 	Approve bool
 }
 
-// Exit returns exit_plan_mode for the session whose switch is m. It is
+// ExitPlanMode returns exit_plan_mode for the session whose switch is m. It is
 // always registered (the tool list never changes with the mode) and
 // fails while plan mode is off. The plan goes to the Env's Answerer as a
 // tools.KindPlan question, unless o.Approve.
-func Exit(m *Mode, o ExitOptions) tools.Tool {
+func ExitPlanMode(m *plan.Mode, o ExitPlanOptions) tools.Tool {
 	spec := tools.Spec{
-		Name:         ExitName,
-		Description:  strings.TrimSpace(exitDoc),
-		InputSchema:  json.RawMessage(exitInputSchema),
-		OutputSchema: json.RawMessage(exitOutputSchema),
+		Name:         plan.ExitName,
+		Description:  doc(plan.ExitName),
+		InputSchema:  json.RawMessage(exitPlanInputSchema),
+		OutputSchema: json.RawMessage(exitPlanOutputSchema),
 	}
-	x := exit{mode: m, opts: o}
-	return tools.New(spec, x.run, tools.WithRenderer(renderExit))
+	x := exitPlan{mode: m, opts: o}
+	return tools.New(spec, x.run, tools.WithRenderer(renderExitPlan))
 }
 
-type exit struct {
-	mode *Mode
-	opts ExitOptions
+type exitPlan struct {
+	mode *plan.Mode
+	opts ExitPlanOptions
 }
 
-func (x exit) run(ctx context.Context, call tools.Call, in ExitInput) (ExitOutput, error) {
+func (x exitPlan) run(ctx context.Context, call tools.Call, in ExitPlanInput) (ExitPlanOutput, error) {
 	if !x.mode.Active() {
-		return ExitOutput{}, tools.Errorf(tools.CodeToolFailed, "plan mode is not on, so there is no plan to approve; carry on with the task")
+		return ExitPlanOutput{}, tools.Errorf(tools.CodeToolFailed, "plan mode is not on, so there is no plan to approve; carry on with the task")
 	}
 	if len(in.Plan) > MaxPlanBytes {
-		return ExitOutput{}, tools.Errorf(tools.CodeInvalidArgs, "the plan is %d bytes; keep it under %d", len(in.Plan), MaxPlanBytes)
+		return ExitPlanOutput{}, tools.Errorf(tools.CodeInvalidArgs, "the plan is %d bytes; keep it under %d", len(in.Plan), MaxPlanBytes)
 	}
 	env := tools.EnvFrom(ctx)
 	if x.opts.Approve {
@@ -101,35 +95,35 @@ func (x exit) run(ctx context.Context, call tools.Call, in ExitInput) (ExitOutpu
 	case errors.Is(err, tools.ErrNoAnswerer):
 		return x.unanswered()
 	case err != nil && ctx.Err() != nil:
-		return ExitOutput{}, tools.Errorf(tools.CodeAborted, "the plan was not answered: the turn was cancelled")
+		return ExitPlanOutput{}, tools.Errorf(tools.CodeAborted, "the plan was not answered: the turn was cancelled")
 	case err != nil:
-		return ExitOutput{}, fmt.Errorf("the plan could not be shown to the user: %w", err)
+		return ExitPlanOutput{}, fmt.Errorf("the plan could not be shown to the user: %w", err)
 	}
 	if a := strings.TrimSpace(answer); a != tools.AnswerApprovePlan {
-		return ExitOutput{}, keepPlanning(a)
+		return ExitPlanOutput{}, keepPlanning(a)
 	}
 	return x.approve(env, call, in.Plan)
 }
 
-// approve ends plan mode with plan kept as the todo list.
-func (x exit) approve(env *tools.Env, call tools.Call, plan string) (ExitOutput, error) {
-	todos := Todos(plan)
-	if err := emit(env, session.TypePlanMode, session.PlanMode{Active: false, By: ByApproval, CallID: call.ID, Plan: plan}); err != nil {
-		return ExitOutput{}, fmt.Errorf("the approval could not be recorded: %w", err)
+// approve ends plan mode with the plan text kept as the todo list.
+func (x exitPlan) approve(env *tools.Env, call tools.Call, text string) (ExitPlanOutput, error) {
+	todos := plan.Todos(text)
+	if err := record(env, session.TypePlanMode, session.PlanMode{Active: false, By: plan.ByApproval, CallID: call.ID, Plan: text}); err != nil {
+		return ExitPlanOutput{}, fmt.Errorf("the approval could not be recorded: %w", err)
 	}
 	x.mode.Set(false)
-	if err := emit(env, session.TypeTodoWrite, session.TodoWrite{CallID: call.ID, Todos: todos}); err != nil {
-		return ExitOutput{}, fmt.Errorf("the plan's todo list could not be recorded: %w", err)
+	if err := record(env, session.TypeTodoWrite, session.TodoWrite{CallID: call.ID, Todos: todos}); err != nil {
+		return ExitPlanOutput{}, fmt.Errorf("the plan's todo list could not be recorded: %w", err)
 	}
-	return ExitOutput{Approved: true, Todos: len(todos)}, nil
+	return ExitPlanOutput{Approved: true, Todos: len(todos)}, nil
 }
 
 // unanswered ends a run in which nobody can approve the plan.
-func (x exit) unanswered() (ExitOutput, error) {
+func (x exitPlan) unanswered() (ExitPlanOutput, error) {
 	if x.opts.NoUser != nil {
 		x.opts.NoUser()
 	}
-	return ExitOutput{Stopped: true}, nil
+	return ExitPlanOutput{Stopped: true}, nil
 }
 
 // keepPlanning is the failure that carries the user's feedback.
@@ -140,15 +134,16 @@ func keepPlanning(feedback string) *tools.Error {
 	return tools.Errorf(tools.CodeDenied, "the user did not approve the plan; keep planning (plan mode stays on) and revise it. The user's feedback: %s", feedback)
 }
 
-func emit(env *tools.Env, typ string, data any) error {
+// record logs one event through the Env's Sink, if any.
+func record(env *tools.Env, typ string, data any) error {
 	if env.Sink == nil {
 		return nil
 	}
 	return env.Sink.Emit(typ, data)
 }
 
-func renderExit(v any) string {
-	out, ok := v.(ExitOutput)
+func renderExitPlan(v any) string {
+	out, ok := v.(ExitPlanOutput)
 	switch {
 	case !ok:
 		return tools.RenderValue(v)

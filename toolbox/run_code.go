@@ -1,70 +1,69 @@
-package ptc
+package toolbox
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
+	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
-//go:embed run_code.md
-var runCodeDescription string
-
-// Config builds the run_code tool. It is copied by NewTool and never
-// changes afterwards.
-type Config struct {
-	// Limits are the run budgets; zero fields take DefaultLimits.
-	Limits Limits
+// RunCodeConfig builds the run_code tool. It is copied by NewRunCode and
+// never changes afterwards.
+type RunCodeConfig struct {
+	// Limits are the run budgets; zero fields take ptc.DefaultLimits.
+	Limits ptc.Limits
 	// Programs lists the tools a program may call. When nil, the tool asks
 	// the context's Dispatcher (a *tools.Runner gives its registry's
 	// ProgramSpecs).
 	Programs func() []tools.Spec
 }
 
-// Tool is run_code: it runs a model-written TypeScript program whose
-// tools.x() calls go through the context's Dispatcher. It is never
-// concurrency-safe (a program's calls may write).
-type Tool struct {
-	cfg Config
+// RunCode is run_code: it runs a model-written TypeScript program (the
+// engine is package ptc) whose tools.x() calls go through the context's
+// Dispatcher. It is never concurrency-safe (a program's calls may write).
+type RunCode struct {
+	cfg RunCodeConfig
 }
 
-// NewTool returns the run_code tool.
-func NewTool(cfg Config) *Tool {
-	cfg.Limits = cfg.Limits.withDefaults()
-	return &Tool{cfg: cfg}
+// NewRunCode returns the run_code tool.
+func NewRunCode(cfg RunCodeConfig) *RunCode {
+	cfg.Limits = cfg.Limits.WithDefaults()
+	return &RunCode{cfg: cfg}
 }
 
-// Args are run_code's arguments.
-type Args struct {
+// RunCodeArgs are run_code's arguments.
+type RunCodeArgs struct {
 	Code        string `json:"code"`
 	Description string `json:"description"`
 	TimeoutMs   int64  `json:"timeout_ms,omitempty"`
 }
 
-// Output is run_code's JSON value on success. Text is the model-visible
-// rendering (capped at Limits.VisibleOutput); it is not part of the value.
-type Output struct {
+// RunCodeOutput is run_code's JSON value on success. Text is the
+// model-visible rendering (capped at Limits.VisibleOutput); it is not part
+// of the value.
+type RunCodeOutput struct {
 	Logs   []string        `json:"logs"`
 	Result json.RawMessage `json:"result,omitempty"`
 	Text   string          `json:"-"`
 }
 
 // Spec describes run_code for the wire.
-func (t *Tool) Spec() tools.Spec {
+func (t *RunCode) Spec() tools.Spec {
 	return tools.Spec{
 		Name:         tools.RunCodeName,
-		Description:  strings.TrimSpace(runCodeDescription),
+		Description:  doc(tools.RunCodeName),
 		InputSchema:  json.RawMessage(t.inputSchema()),
-		OutputSchema: json.RawMessage(outputSchema),
+		OutputSchema: json.RawMessage(runCodeOutputSchema),
 		Timeout:      t.cfg.Limits.MaxTimeout + 5*time.Second,
 	}
 }
 
-func (t *Tool) inputSchema() string {
+func (t *RunCode) inputSchema() string {
 	l := t.cfg.Limits
 	return fmt.Sprintf(`{"type":"object","properties":{`+
 		`"code":{"type":"string","description":"The program: the body of an async TypeScript function."},`+
@@ -74,15 +73,21 @@ func (t *Tool) inputSchema() string {
 		l.MaxTimeout.Milliseconds(), l.Timeout.Milliseconds())
 }
 
-const outputSchema = `{"type":"object","properties":{"logs":{"type":"array","items":{"type":"string"}},"result":{}},"required":["logs"],"additionalProperties":false}`
+const runCodeOutputSchema = `{"type":"object","properties":{"logs":{"type":"array","items":{"type":"string"}},"result":{}},"required":["logs"],"additionalProperties":false}`
+
+// ArgsType is RunCodeArgs, what Execute decodes the arguments into.
+func (t *RunCode) ArgsType() reflect.Type { return reflect.TypeFor[RunCodeArgs]() }
+
+// ValueType is RunCodeOutput, the value of a successful run.
+func (t *RunCode) ValueType() reflect.Type { return reflect.TypeFor[RunCodeOutput]() }
 
 // ConcurrencySafe is always false: run_code runs alone.
-func (t *Tool) ConcurrencySafe(json.RawMessage) bool { return false }
+func (t *RunCode) ConcurrencySafe(json.RawMessage) bool { return false }
 
 // Execute runs the program. A program that does not complete is a
 // CODE_RUN_FAILED tool failure whose message is the rendered report.
-func (t *Tool) Execute(ctx context.Context, call tools.Call) (any, error) {
-	var a Args
+func (t *RunCode) Execute(ctx context.Context, call tools.Call) (any, error) {
+	var a RunCodeArgs
 	if err := json.Unmarshal(call.Args, &a); err != nil {
 		return nil, tools.Errorf(tools.CodeInvalidArgs, "invalid arguments for run_code: %v", err)
 	}
@@ -90,47 +95,47 @@ func (t *Tool) Execute(ctx context.Context, call tools.Call) (any, error) {
 		return nil, tools.Errorf(tools.CodeInvalidArgs, "invalid description: expected a non-empty string summarising the program")
 	}
 	env := tools.EnvFrom(ctx)
-	o := Run(ctx, t.cfg.Limits, Request{
+	o := ptc.Run(ctx, t.cfg.Limits, ptc.Request{
 		CallID:     call.ID,
 		Code:       a.Code,
 		Tools:      t.programNames(env.Dispatcher),
 		Dispatcher: env.Dispatcher,
 		Sink:       env.Sink,
-		Timeout:    t.cfg.Limits.timeoutFor(a.TimeoutMs),
+		Timeout:    t.cfg.Limits.TimeoutFor(a.TimeoutMs),
 		Turn:       call.Turn,
 		Step:       call.Step,
 	})
-	text := RenderVisible(o, a.Code, t.cfg.Limits.VisibleOutput, env.SpillDir, call.ID)
+	text := ptc.RenderVisible(o, a.Code, t.cfg.Limits.VisibleOutput, env.SpillDir, call.ID)
 	if !o.OK() {
 		return nil, &tools.Error{Code: tools.CodeCodeRunFailed, Message: text}
 	}
-	return &Output{Logs: o.Logs, Result: o.Result, Text: text}, nil
+	return &RunCodeOutput{Logs: o.Logs, Result: o.Result, Text: text}, nil
 }
 
 // MaxResultBytes lets run_code's text through the Runner's generic
 // truncation: Execute already caps it at the visible-output budget and
 // spills the rest, so the Runner only needs room for its "Error: " prefix.
-func (t *Tool) MaxResultBytes() int { return t.cfg.Limits.VisibleOutput + 1024 }
+func (t *RunCode) MaxResultBytes() int { return t.cfg.Limits.VisibleOutput + 1024 }
 
 // Render returns the model-visible text of a successful run's value.
-func (t *Tool) Render(value any) string {
+func (t *RunCode) Render(value any) string {
 	switch v := value.(type) {
-	case *Output:
+	case *RunCodeOutput:
 		if v.Text != "" {
 			return v.Text
 		}
-		return Render(&Outcome{Logs: v.Logs, Result: v.Result}, "")
+		return ptc.Render(&ptc.Outcome{Logs: v.Logs, Result: v.Result}, "")
 	case map[string]any: // a value that went through JSON
 		b, _ := json.Marshal(v)
-		var out Output
+		var out RunCodeOutput
 		_ = json.Unmarshal(b, &out)
-		return Render(&Outcome{Logs: out.Logs, Result: out.Result}, "")
+		return ptc.Render(&ptc.Outcome{Logs: out.Logs, Result: out.Result}, "")
 	}
 	return tools.RenderValue(value)
 }
 
 // programNames are the tools a program may call, sorted (run_code excluded).
-func (t *Tool) programNames(d tools.Dispatcher) []string {
+func (t *RunCode) programNames(d tools.Dispatcher) []string {
 	var specs []tools.Spec
 	if t.cfg.Programs != nil {
 		specs = t.cfg.Programs()

@@ -1,19 +1,18 @@
-package ptc
+package toolbox
 
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/tools/toolstest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 type addIn struct {
 	A int `json:"a"`
@@ -26,7 +25,7 @@ type addOut struct {
 
 // ptcRunner is a real Runner over run_code and an "add" tool under the
 // ptc presentation.
-func ptcRunner(t testing.TB, lim Limits) *tools.Runner {
+func ptcRunner(t testing.TB, lim ptc.Limits) *tools.Runner {
 	t.Helper()
 	add := tools.New(tools.Spec{
 		Name:         "add",
@@ -36,7 +35,7 @@ func ptcRunner(t testing.TB, lim Limits) *tools.Runner {
 	}, func(_ context.Context, _ tools.Call, in addIn) (addOut, error) {
 		return addOut{Sum: in.A + in.B}, nil
 	}, tools.Safe())
-	reg, err := tools.NewRegistry(tools.PresentPTC, NewTool(Config{Limits: lim}), add)
+	reg, err := tools.NewRegistry(tools.PresentPTC, NewRunCode(RunCodeConfig{Limits: lim}), add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,13 +56,13 @@ func TestRunCodeThroughTheRunner(t *testing.T) {
 		{"a program sees tool values and prints only its output", `const r = await tools.add({ a: 2, b: 3 }); console.log("sum is", r.sum); return { double: r.sum * 2 }`, "Add numbers",
 			false, "sum is 5\n{\n  \"double\": 10\n}"},
 		{"a returned string is shown as-is", `return "plain text"`, "Return text", false, "plain text"},
-		{"a silent program says it had no output", `await tools.add({ a: 1, b: 1 })`, "Add quietly", false, NoOutput},
+		{"a silent program says it had no output", `await tools.add({ a: 1, b: 1 })`, "Add quietly", false, ptc.NoOutput},
 		{"nested calls are validated by the pipeline", `try { await tools.add({ a: "x" }) } catch (e) { return e.code }`, "Bad args", false, "INVALID_ARGS"},
 		{"a blank description is invalid", `return 1`, "  ", true, "Error: invalid description"},
 		{"a failure renders kind, line, output and calls", "await tools.add({ a: 1, b: 2 });\nconsole.log('partial');\nthrow new Error('stop')", "Fail late",
 			true, "Error: code run failed (exception): Error: stop\nat line 3, column 7: throw new Error('stop')\nCaptured output:\npartial\nTool calls made before the failure (do not repeat their side effects):\n  call_9:ptc:1 add ok"},
 	}
-	r := ptcRunner(t, Limits{})
+	r := ptcRunner(t, ptc.Limits{})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := r.Dispatch(context.Background(), runCodeCall(c.code, c.desc))
@@ -78,7 +77,7 @@ func TestRunCodeThroughTheRunner(t *testing.T) {
 }
 
 func TestRunCodeSchemasAreValidAndNotSafe(t *testing.T) {
-	rc := NewTool(Config{})
+	rc := NewRunCode(RunCodeConfig{})
 	spec := rc.Spec()
 	for _, s := range []json.RawMessage{spec.InputSchema, spec.OutputSchema} {
 		if !json.Valid(s) {
@@ -94,21 +93,21 @@ func TestRunCodeSchemasAreValidAndNotSafe(t *testing.T) {
 }
 
 func TestRunCodeEmitsThroughTheEnvSink(t *testing.T) {
-	r := ptcRunner(t, Limits{})
-	sink := &recordingSink{}
+	r := ptcRunner(t, ptc.Limits{})
+	sink := &toolstest.Sink{}
 	ctx := tools.WithEnv(context.Background(), &tools.Env{Sink: sink})
 	res := r.Dispatch(ctx, runCodeCall(`console.log("hi"); return (await tools.add({ a: 1, b: 2 })).sum`, "Log and add"))
 	if res.IsError || res.Content != "hi\n3" {
 		t.Fatalf("result %+v", res)
 	}
-	if len(sink.ofType(session.TypePtcLog)) != 1 || len(sink.ofType(session.TypePtcDispatch)) != 1 {
-		t.Fatalf("events %+v", sink.events)
+	if sink.Count(session.TypePtcLog) != 1 || sink.Count(session.TypePtcDispatch) != 1 {
+		t.Fatalf("events %v", sink.Types())
 	}
 }
 
 func TestVisibleOutputIsCappedAndSpilled(t *testing.T) {
 	dir := t.TempDir()
-	r := ptcRunner(t, Limits{VisibleOutput: 1000})
+	r := ptcRunner(t, ptc.Limits{VisibleOutput: 1000})
 	ctx := tools.WithEnv(context.Background(), &tools.Env{SpillDir: dir})
 	res := r.Dispatch(ctx, runCodeCall(`for (let i = 0; i < 200; i++) console.log("line " + i)`, "Print lines"))
 	if res.IsError || len(res.Content) > 1300 || !strings.Contains(res.Content, "line 199") || !strings.Contains(res.Content, "bytes omitted") {
@@ -117,38 +116,5 @@ func TestVisibleOutputIsCappedAndSpilled(t *testing.T) {
 	full, err := os.ReadFile(filepath.Join(dir, "call_9-output.txt"))
 	if err != nil || !strings.Contains(string(full), "line 100\n") {
 		t.Fatalf("spill file: %v", err)
-	}
-}
-
-func TestRenderGolden(t *testing.T) {
-	cases := map[string]*Outcome{
-		"success": {Logs: []string{"a", "b"}, Result: json.RawMessage(`{"k":[1,2]}`)},
-		"empty":   {},
-		"timeout": {Logs: []string{"working"}, Failure: &Failure{Kind: KindTimeout, Message: "the program did not finish within 2s", Line: 2, Column: 1},
-			Calls: []CallRecord{
-				{ID: "c:ptc:1", Name: "write", Started: true, Settled: true},
-				{ID: "c:ptc:2", Name: "bash", Started: true, Settled: true, IsError: true, Code: "ABORTED"},
-				{ID: "c:ptc:3", Name: "read", IsError: true, Code: "ABORTED_BEFORE_DISPATCH"},
-			}},
-		"syntax": {Failure: &Failure{Kind: KindSyntax, Message: `Unexpected ";"`, Line: 1, Column: 9, LineText: "let a = ;"}},
-	}
-	code := "await tools.write({});\nfor (;;) {}"
-	for name, o := range cases {
-		t.Run(name+" renders as its golden file", func(t *testing.T) {
-			got := Render(o, code) + "\n"
-			path := filepath.Join("testdata", "render-"+name+".txt")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Fatalf("got:\n%s\nwant:\n%s", got, want)
-			}
-		})
 	}
 }

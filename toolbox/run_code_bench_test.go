@@ -1,4 +1,4 @@
-package ptc
+package toolbox
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/ptc-dev/ptc/runtime/tools"
-	"github.com/ptc-dev/ptc/runtime/tools/builtin"
+	"github.com/ptc-dev/ptc/runtime/tools/toolstest"
 )
 
 // BenchmarkNestedCallRealRunner measures the cost of one nested no-op call
@@ -25,11 +25,11 @@ func BenchmarkNestedCallRealRunner(b *testing.B) {
 		{"all", fmt.Sprintf(`const ps = []; for (let i = 0; i < %d; i++) ps.push(tools.noop({ text: "x" })); await Promise.all(ps)`, n)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			reg, err := tools.NewRegistry(tools.PresentPTC, NewTool(Config{}), builtin.Noop())
+			reg, err := tools.NewRegistry(tools.PresentPTC, NewRunCode(RunCodeConfig{}), Noop())
 			if err != nil {
 				b.Fatal(err)
 			}
-			sink := &recordingSink{}
+			sink := &toolstest.Sink{}
 			runner := tools.NewRunner(reg, tools.RunnerConfig{
 				Policy: tools.PolicyNever,
 				Env:    &tools.Env{Sink: sink},
@@ -40,16 +40,14 @@ func BenchmarkNestedCallRealRunner(b *testing.B) {
 			})
 			run := func(code string, events int) time.Duration {
 				raw, _ := json.Marshal(map[string]string{"code": code, "description": "bench"})
-				sink.mu.Lock()
-				sink.events = sink.events[:0]
-				sink.mu.Unlock()
+				sink.Reset()
 				start := time.Now()
 				res := runner.Dispatch(context.Background(), tools.Call{ID: "bench", Name: tools.RunCodeName, Raw: string(raw)})
 				took := time.Since(start)
 				if res.IsError {
 					b.Fatal(res.Content)
 				}
-				if got := len(sink.ofType("tool/ptc-dispatch")); got != events {
+				if got := sink.Count("tool/ptc-dispatch"); got != events {
 					b.Fatalf("got %d tool/ptc-dispatch events, want %d", got, events)
 				}
 				return took

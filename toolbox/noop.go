@@ -1,4 +1,4 @@
-package builtin
+package toolbox
 
 import (
 	"context"
@@ -21,7 +21,7 @@ type NoopInput struct {
 func Noop() tools.Tool {
 	spec := tools.Spec{
 		Name:         NoopName,
-		Description:  "Echo the given text. Does nothing else.",
+		Description:  doc(NoopName),
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false}`),
 		OutputSchema: json.RawMessage(`{"type":"string"}`),
 	}

@@ -1,4 +1,4 @@
-package sandboxtools
+package toolbox
 
 import (
 	"context"
@@ -30,7 +30,7 @@ func TestEditorInsertKeepsTheRestOfTheFileByteForByte(t *testing.T) {
 			if err := os.WriteFile(f, []byte(tc.before), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s := newSet(testHost(), Config{Workspace: ws})
+			s := newSet(testHost(), SandboxConfig{Workspace: ws})
 			ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s"})
 			_, err := call(t, s.editor(), ctx, EditorIn{Command: "insert", Path: "f.txt", InsertLine: &tc.at, NewStr: "new"})
 			if (err != nil) != tc.fails {
@@ -50,7 +50,7 @@ func TestEditorUndoRestoresTheExactPreviousContent(t *testing.T) {
 	if err := os.WriteFile(f, []byte("one\ntwo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newSet(testHost(), Config{Workspace: ws})
+	s := newSet(testHost(), SandboxConfig{Workspace: ws})
 	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s"})
 	if _, err := call(t, s.editor(), ctx, EditorIn{Command: "str_replace", Path: "f.txt", OldStr: "one", NewStr: "1"}); err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestEditorUndoRefusesWhatItCouldNotCaptureExactly(t *testing.T) {
 	if err := os.WriteFile(f, []byte("one\r\ntwo\r\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newSet(testHost(), Config{Workspace: ws})
+	s := newSet(testHost(), SandboxConfig{Workspace: ws})
 	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s"})
 	if _, err := call(t, s.editor(), ctx, EditorIn{Command: "str_replace", Path: "f.txt", OldStr: "one", NewStr: "1"}); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package sandboxtools
+package toolbox
 
 import (
 	"context"
@@ -27,8 +27,13 @@ func TestAReadOnlySessionRunsEveryToolReadOnly(t *testing.T) {
 		}
 		return ""
 	}}
-	cfg := Config{Workspace: ws, Mode: sandbox.WorkspaceWrite, Approval: tools.PolicyNever}
-	reg, err := tools.NewRegistry(tools.PresentNative, append(All(testHost(), cfg), Minimal(testHost(), cfg)...)...)
+	sb := NewSandbox(testHost(), SandboxConfig{Workspace: ws, Mode: sandbox.WorkspaceWrite, Approval: tools.PolicyNever})
+	var all []tools.Tool
+	for _, name := range []string{"bash", "read", "write", "edit", "glob", "grep", "shell", "str_replace_editor"} {
+		tool, _ := sb.Tool(name)
+		all = append(all, tool)
+	}
+	reg, err := tools.NewRegistry(tools.PresentNative, all...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,7 @@
-package sandboxtools
+package toolbox
 
 import (
 	"context"
-	"embed"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,20 +15,9 @@ import (
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
 
-//go:embed *.md
-var docs embed.FS
-
-func doc(name string) string {
-	b, err := docs.ReadFile(name + ".md")
-	if err != nil {
-		panic("sandboxtools: missing description " + name + ".md")
-	}
-	return strings.TrimSpace(string(b))
-}
-
-// Config is the sandbox policy the tools run under. It is copied by All
-// and Minimal and never changes after.
-type Config struct {
+// SandboxConfig is the sandbox policy the sandbox tools run under. It is
+// copied by NewSandbox and never changes after.
+type SandboxConfig struct {
 	// Workspace is the absolute workspace directory; "" means the
 	// Workspace of the tools.Env on each call's context.
 	Workspace string
@@ -50,7 +38,7 @@ type Config struct {
 // per-session record of file contents the model has read.
 type set struct {
 	host *sandbox.Host
-	cfg  Config
+	cfg  SandboxConfig
 
 	mu     sync.Mutex
 	seen   map[string]map[string]string // session → path → sha256 at last read/write
@@ -59,7 +47,7 @@ type set struct {
 	grants map[string]sandbox.Mode      // session → mode escalations were allowed to for the session
 }
 
-func newSet(host *sandbox.Host, cfg Config) *set {
+func newSet(host *sandbox.Host, cfg SandboxConfig) *set {
 	if cfg.Mode == "" {
 		cfg.Mode = sandbox.DefaultMode
 	}
@@ -70,27 +58,26 @@ func newSet(host *sandbox.Host, cfg Config) *set {
 		shells: map[string]*sandbox.Shell{}, undo: map[string][]undoEntry{}, grants: map[string]sandbox.Mode{}}
 }
 
-// All returns the standard tools: bash, read, write, edit, glob, grep.
-func All(host *sandbox.Host, cfg Config) []tools.Tool {
-	s := newSet(host, cfg)
-	return []tools.Tool{s.bash(), s.read(), s.write(), s.edit(), s.glob(), s.grep()}
+// Sandbox is one build's sandbox tool set: bash, read, write, edit, glob,
+// grep, shell and str_replace_editor built from it share the host, the
+// policy, the per-session record of what the model has read (write and
+// edit check it), the persistent shells, the undo stacks and the
+// escalation grants.
+type Sandbox struct{ set *set }
+
+// NewSandbox returns the sandbox tool set over host under cfg.
+func NewSandbox(host *sandbox.Host, cfg SandboxConfig) *Sandbox {
+	return &Sandbox{set: newSet(host, cfg)}
 }
 
-// Minimal returns the minimal preset's tools: a persistent shell and
-// str_replace_editor.
-func Minimal(host *sandbox.Host, cfg Config) []tools.Tool {
-	s := newSet(host, cfg)
-	return []tools.Tool{s.shell(), s.editor()}
-}
-
-// ByName returns one tool of either set by name.
-func ByName(host *sandbox.Host, cfg Config, name string) (tools.Tool, bool) {
-	for _, t := range append(All(host, cfg), Minimal(host, cfg)...) {
-		if t.Spec().Name == name {
-			return t, true
-		}
+// Tool builds the sandbox tool called name from this set; false when name
+// is not a sandbox tool.
+func (sb *Sandbox) Tool(name string) (tools.Tool, bool) {
+	if e, ok := Lookup(name); !ok || e.Needs&NeedsSandbox == 0 {
+		return nil, false
 	}
-	return nil, false
+	t, err := Build(name, Deps{Sandbox: func() (*Sandbox, error) { return sb, nil }})
+	return t, err == nil
 }
 
 func (s *set) workspace(ctx context.Context) (string, error) {
@@ -99,7 +86,7 @@ func (s *set) workspace(ctx context.Context) (string, error) {
 		ws = tools.EnvFrom(ctx).Workspace
 	}
 	if ws == "" || !filepath.IsAbs(ws) {
-		return "", fmt.Errorf("sandboxtools: no absolute workspace configured (got %q)", ws)
+		return "", fmt.Errorf("toolbox: no absolute workspace configured (got %q)", ws)
 	}
 	return filepath.Clean(ws), nil
 }

@@ -1,17 +1,12 @@
-package builtin
+package toolbox
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
-	"strings"
 
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
-
-//go:embed ask_user_question.md
-var askDoc string
 
 // AskUserQuestionName is the tool's wire name.
 const AskUserQuestionName = "ask_user_question"
@@ -49,7 +44,7 @@ const askOutputSchema = `{
 func AskUserQuestion() tools.Tool {
 	spec := tools.Spec{
 		Name:         AskUserQuestionName,
-		Description:  strings.TrimSpace(askDoc),
+		Description:  doc(AskUserQuestionName),
 		InputSchema:  json.RawMessage(askInputSchema),
 		OutputSchema: json.RawMessage(askOutputSchema),
 	}

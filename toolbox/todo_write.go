@@ -1,8 +1,7 @@
-package builtin
+package toolbox
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,9 +9,6 @@ import (
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
-
-//go:embed todo_write.md
-var todoWriteDoc string
 
 // TodoWriteName is the tool's wire name.
 const TodoWriteName = "todo_write"
@@ -48,7 +44,7 @@ const todoListSchema = `{
 func TodoWrite() tools.Tool {
 	spec := tools.Spec{
 		Name:         TodoWriteName,
-		Description:  strings.TrimSpace(todoWriteDoc),
+		Description:  doc(TodoWriteName),
 		InputSchema:  json.RawMessage(todoListSchema),
 		OutputSchema: json.RawMessage(todoListSchema),
 	}

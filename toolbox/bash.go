@@ -1,4 +1,4 @@
-package sandboxtools
+package toolbox
 
 import (
 	"context"
