@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/ptc-dev/ptc/sandbox/netns"
 )
 
 // BenchmarkRun times one trivial program through Run alone (bwrap, the
@@ -15,15 +17,18 @@ func BenchmarkRun(b *testing.B) {
 		b.Skip(err)
 	}
 	ws := b.TempDir()
-	for _, writable := range []bool{false, true} {
-		name := "read-only"
-		if writable {
-			name = "writable"
-		}
-		b.Run(name, func(b *testing.B) {
+	// session-network: the program joins a session's network namespace
+	// through nsenter instead of bwrap making one for it.
+	ns := sessionNet(b)
+	for _, c := range []struct {
+		name     string
+		writable bool
+		net      *netns.Namespace
+	}{{"read-only", false, nil}, {"writable", true, nil}, {"read-only/session-network", false, ns}, {"writable/session-network", true, ns}} {
+		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				_, err := r.Run(context.Background(), Spec{Path: "/bin/dash", Args: []string{"dash", "-c", "true"}, Dir: ws, Workspace: ws,
-					Writable: writable, LayerSize: 64 << 20, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
+					Writable: c.writable, LayerSize: 64 << 20, NetNS: c.net, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ptc-dev/ptc/sandbox/netns"
 )
 
 // Defaults of Config.
@@ -135,6 +137,9 @@ type Spec struct {
 	// (toolchain roots, the session's spill directory).
 	ReadOnly []string
 	Network  bool
+	// NetNS, when set and Network is not, is the session's network
+	// namespace the program joins instead of one of its own (netns.go).
+	NetNS *netns.Namespace
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -178,7 +183,14 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		return Result{}, err
 	}
 	args, binds := r.args(spec, home)
-	cmd := exec.CommandContext(ctx, r.bwrap, args...)
+	cmd, err := r.command(ctx, spec, args)
+	if err != nil {
+		cfgR.Close()
+		cfgW.Close()
+		repR.Close()
+		repW.Close()
+		return Result{}, err
+	}
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = spec.Stdin, spec.Stdout, spec.Stderr
 	cmd.ExtraFiles = []*os.File{cfgR, repW}
@@ -260,7 +272,7 @@ func (r *Runner) args(spec Spec, home string) ([]string, []bind) {
 	a := []string{"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try",
 		"--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "ptc-sandbox",
 		"--cap-add", "CAP_SYS_ADMIN"}
-	if !spec.Network {
+	if !spec.Network && spec.NetNS == nil {
 		a = append(a, "--unshare-net")
 	}
 	for _, root := range systemRoots {
