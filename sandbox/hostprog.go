@@ -53,6 +53,8 @@ type hostPrograms struct {
 
 	mu        sync.Mutex
 	resolvers map[string]*hostexec.Resolver // by allow list, for Scope.Programs
+
+	nets sessionNets
 }
 
 func newHostPrograms(cfg *HostExec, tmpSize int64) *hostPrograms {
@@ -272,6 +274,12 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 		Workspace: ws, Writable: in.key.mode != ReadOnly, ReadOnly: append([]string(nil), h.hx.readOnly...), Network: cur.network}
 	if root != "" {
 		spec.ReadOnly = append(spec.ReadOnly, root)
+	}
+	if !cur.network && in.key.session != "" {
+		var note string
+		if spec.NetNS, note = h.hx.nets.get(in.key.session); note != "" {
+			fmt.Fprintf(cur.out.Stderr(), "ptc: %s\n", note)
+		}
 	}
 	if in.key.spill != "" {
 		spec.ReadOnly = append(spec.ReadOnly, in.key.spill)

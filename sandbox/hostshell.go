@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"io"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -21,12 +22,24 @@ const HostNote = "ran on the host with /bin/bash (danger-full-access), outside t
 func (h *Host) HostShell(ctx context.Context, workspace, command string) (Outcome, error) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := newOutput(h.cfg.OutputLimit, cancel)
+	return h.hostShell(ctx, cctx, workspace, command, newOutput(h.cfg.OutputLimit, cancel))
+}
+
+// HostShellStream is HostShell for a background command (a job): its
+// output goes to w as it comes, uncapped (w keeps its own bounds). The
+// process group dies with the context, and with ptc (a death signal);
+// a process that leaves the group (setsid) is beyond reach, as it is in
+// this mode anyway.
+func (h *Host) HostShellStream(ctx context.Context, workspace, command string, w io.Writer) (Outcome, error) {
+	return h.hostShell(ctx, ctx, workspace, command, newSinkOutput(w))
+}
+
+func (h *Host) hostShell(ctx, cctx context.Context, workspace, command string, out *output) (Outcome, error) {
 	cmd := exec.CommandContext(cctx, "/bin/bash", "-c", command)
 	cmd.Dir = workspace
 	cmd.Stdin = strings.NewReader("")
 	cmd.Stdout, cmd.Stderr = out.Stdout(), out.Stderr()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()

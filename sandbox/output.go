@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"io"
 	"sync"
 )
 
@@ -16,13 +17,23 @@ type output struct {
 	stderr    bytes.Buffer
 	truncated bool
 	stop      func()
+	// sink, when set, takes both streams as they are written (a
+	// background command's, see RunStream): nothing is kept or capped
+	// here.
+	sink io.Writer
 }
 
 func newOutput(limit int, stop func()) *output { return &output{limit: limit, stop: stop} }
 
+// newSinkOutput is an output that passes both streams on to w.
+func newSinkOutput(w io.Writer) *output { return &output{sink: w} }
+
 func (o *output) write(buf *bytes.Buffer, p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if o.sink != nil {
+		return o.sink.Write(p)
+	}
 	if o.truncated {
 		return len(p), nil // swallow: the run is being stopped
 	}

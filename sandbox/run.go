@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -122,6 +123,7 @@ func newKey(s Scope) (poolKey, error) {
 type callOptions struct {
 	network  bool
 	programs []string
+	sink     io.Writer // RunStream's writer; nil collects and caps the output
 }
 
 func (h *Host) call(ctx context.Context, in *instance, key poolKey, opts callOptions, req proto.Request) (Outcome, error) {
@@ -139,6 +141,9 @@ func (h *Host) call(ctx context.Context, in *instance, key poolKey, opts callOpt
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	out := newOutput(h.cfg.OutputLimit, func() { cancel(errOutputLimit) })
+	if opts.sink != nil {
+		out = newSinkOutput(opts.sink)
+	}
 	in.cur.Store(&callIO{ctx: cctx, stdin: bytes.NewReader(stdin), out: out, network: opts.network, programs: opts.programs})
 	defer in.cur.Store(nil)
 
