@@ -21,6 +21,7 @@ var knownTypes = map[string]bool{
 	TypeCompactionStart: true, TypeCompactionSummary: true, TypeCompactionEnd: true,
 	TypePlanMode: true, TypeGoalCreate: true, TypeGoalUpdate: true, TypeGoalRound: true,
 	TypeSubagentStart: true, TypeSubagentEnd: true,
+	TypeJobStart: true, TypeJobEnd: true, TypeTerminalOpen: true, TypeTerminalClose: true,
 }
 
 // ExtensionPrefix marks event types that readers may ignore: a log may hold
