@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -263,26 +262,14 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 	if !within(dir, ws) && !within(dir, "/tmp") {
 		return 0, fmt.Errorf("host programs run inside the workspace (%s) or /tmp, not in %s", ws, dir)
 	}
-	home, err := h.hx.runner.Home()
-	if err != nil {
-		return 0, err
-	}
 	pctx, cancel := context.WithCancel(cur.ctx)
 	p := &hostProc{cancel: cancel, done: make(chan struct{})}
 	wake := in.procs.signal
-	spec := hostexec.Spec{Path: path, Args: req.Args, Env: programEnv(req.Env, home, dir, h.hx.resolverFor(cur.programs).Dirs()), Dir: dir,
-		Workspace: ws, Writable: in.key.mode != ReadOnly, ReadOnly: append([]string(nil), h.hx.readOnly...), Network: cur.network}
-	if root != "" {
-		spec.ReadOnly = append(spec.ReadOnly, root)
-	}
-	if !cur.network && in.key.session != "" {
-		var note string
-		if spec.NetNS, note = h.hx.nets.get(in.key.session); note != "" {
-			fmt.Fprintf(cur.out.Stderr(), "ptc: %s\n", note)
-		}
-	}
-	if in.key.spill != "" {
-		spec.ReadOnly = append(spec.ReadOnly, in.key.spill)
+	spec, ap, tmpAp, err := h.programSpec(in.key, in.fs, in.tmp, hostCall{path: path, root: root, args: req.Args, env: req.Env, dir: dir,
+		network: cur.network, programs: cur.programs, notes: cur.out.Stderr()})
+	if err != nil {
+		cancel()
+		return 0, err
 	}
 	var closers []*os.File
 	pipe := func() (r, w *os.File, err error) {
@@ -331,15 +318,6 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 		spec.Stderr = w
 		p.stderr = newCapture(r, wake)
 	}
-	if spec.Writable {
-		spec.Protect = protectedInView(ws, in.key.mode, h.protected())
-		spec.LayerSize = layerSize(in.fs)
-	}
-	ap := &applier{fs: in.fs, full: in.fs.QuotaHit, room: quotaRoom(in.fs)}
-	spec.Apply = func(r io.Reader) error { return hostexec.ReadChanges(r, ap.apply) }
-	tmpAp := &applier{fs: in.tmp, full: in.tmp.Full, room: tmpRoom(in.tmp)}
-	spec.Tmp = in.tmp.WriteTar
-	spec.ApplyTmp = func(r io.Reader) error { return hostexec.ReadChanges(r, tmpAp.apply) }
 	go func() {
 		defer wake() // after done is closed: a waiting exec_io must see it
 		defer close(p.done)

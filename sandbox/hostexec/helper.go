@@ -235,6 +235,7 @@ func runProgram(cfg helperConfig) status {
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 		Pdeathsig:   syscall.SIGKILL,
 	}
+	ttyAttr(cmd.SysProcAttr)
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
