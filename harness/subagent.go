@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
@@ -225,7 +226,7 @@ func (c *children) run(ctx context.Context, ch *child, sess *Session, prompt str
 	ch.status, ch.text, ch.failure, ch.cancel = status, out.Text, failure, nil
 	c.mu.Unlock()
 	close(ch.finished)
-	_ = emit(ctx, session.TypeSubagentEnd, session.SubagentEnd{CallID: ch.callID, Child: ch.id, Status: status, Text: clipText(out.Text), Failure: failure})
+	_ = emit(ctx, session.TypeSubagentEnd, session.SubagentEnd{CallID: ch.callID, Child: ch.id, Status: status, Text: clip.String(out.Text, maxEndText), Failure: failure})
 }
 
 func firstErr(errs ...error) error {
@@ -248,13 +249,6 @@ func endedBy(out agent.Outcome) string {
 // maxEndText bounds the answer copied into subagent/end (the child's own
 // log keeps it whole).
 const maxEndText = 16 << 10
-
-func clipText(s string) string {
-	if len(s) <= maxEndText {
-		return s
-	}
-	return strings.ToValidUTF8(s[:maxEndText], "") + "…"
-}
 
 // emit logs through the calling session's sink (its agent).
 func emit(ctx context.Context, typ string, data any) error {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
@@ -119,7 +120,7 @@ func (s *set) fileOp(ctx context.Context, mode sandbox.Mode, op string, req prot
 	}
 	var resp proto.FileResponse
 	if err := json.Unmarshal(o.Stdout, &resp); err != nil || o.ExitCode != 0 {
-		return resp, &sandbox.GuestError{Err: fmt.Errorf("%s answered exit %d, %q: %v", op, o.ExitCode, truncate(string(o.Stdout)+string(o.Stderr), 300), err)}
+		return resp, &sandbox.GuestError{Err: fmt.Errorf("%s answered exit %d, %q: %v", op, o.ExitCode, clip.String(string(o.Stdout)+string(o.Stderr), 300), err)}
 	}
 	if resp.Error != nil {
 		if resp.Error.Code == proto.ErrIO && o.QuotaHit {
@@ -151,13 +152,6 @@ func guestMode(m sandbox.Mode) sandbox.Mode {
 		return sandbox.WorkspaceWrite
 	}
 	return m
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 // fileError turns a guest file error into a tool failure the model can act on.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -38,7 +39,7 @@ func TestEditorInsertKeepsTheRestOfTheFileByteForByte(t *testing.T) {
 			}
 			got, _ := os.ReadFile(f)
 			if string(got) != tc.after {
-				t.Fatalf("file is %q, want %q", truncate(string(got), 80), truncate(tc.after, 80))
+				t.Fatalf("file is %q, want %q", clip.String(string(got), 80), clip.String(tc.after, 80))
 			}
 		})
 	}

@@ -25,6 +25,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ptc-dev/ptc/internal/clip"
 )
 
 // String returns s with every character that could drive a terminal
@@ -38,17 +40,7 @@ func Line(s string) string { return escape(s, true) }
 
 // Clip is Line cut to at most max bytes of the escaped text, at a
 // character boundary, with "…" marking the cut.
-func Clip(s string, max int) string {
-	s = Line(s)
-	if len(s) <= max {
-		return s
-	}
-	n := max
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func Clip(s string, max int) string { return clip.String(Line(s), max) }
 
 // clean reports whether s would come out of String (or, with oneLine, of
 // Line) unchanged: the fast path that lets clean text through uncopied.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
@@ -311,7 +312,7 @@ func transition(g *session.Goal, req Request) error {
 		if req.By == ByAgent && g.Rounds < BlockedFrom {
 			return tools.Errorf(tools.CodeDenied, "the goal cannot be reported blocked in round %d: keep trying, blocked is accepted from round %d on", g.Rounds, BlockedFrom)
 		}
-		g.Status, g.BlockedReason = session.GoalBlocked, clip(reason, MaxObjectiveLen)
+		g.Status, g.BlockedReason = session.GoalBlocked, clip.String(reason, MaxObjectiveLen)
 	}
 	return nil
 }
@@ -369,13 +370,6 @@ func pastTense(action string) string {
 		return "paused"
 	}
 	return "resumed"
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
 // ErrNoGoal is returned by the direct (user) operations without a goal.

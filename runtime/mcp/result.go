@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -98,14 +99,7 @@ func errorText(content []json.RawMessage) string {
 	if msg == "" {
 		return "the tool reported an error without a message"
 	}
-	if len(msg) > maxErrorText {
-		cut := maxErrorText
-		for cut > 0 && msg[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		msg = msg[:cut] + "…"
-	}
-	return msg
+	return clip.String(msg, maxErrorText)
 }
 
 // render is the text the model reads for a value (under native

@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -65,13 +65,7 @@ func newTool(srv *server, r remote, name string) *Tool {
 	if desc == "" {
 		desc = r.Title
 	}
-	if len(desc) > maxDescription {
-		cut := maxDescription
-		for cut > 0 && !utf8.RuneStart(desc[cut]) {
-			cut--
-		}
-		desc = desc[:cut] + "…"
-	}
+	desc = clip.String(desc, maxDescription)
 	in := r.InputSchema
 	if len(in) == 0 || len(in) > maxSchemaBytes || tools.CheckSchema(in) != nil {
 		in = json.RawMessage(`{"type":"object"}`)

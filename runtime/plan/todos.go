@@ -2,8 +2,8 @@ package plan
 
 import (
 	"strings"
-	"unicode/utf8"
 
+	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
@@ -28,10 +28,10 @@ func Todos(plan string) []session.TodoItem {
 		if !ok || len(out) == maxTodos {
 			continue
 		}
-		out = append(out, session.TodoItem{Content: cut(item), Status: "pending"})
+		out = append(out, session.TodoItem{Content: clip.String(item, maxTodoBytes), Status: "pending"})
 	}
 	if len(out) == 0 && title != "" {
-		out = append(out, session.TodoItem{Content: cut(title), Status: "pending"})
+		out = append(out, session.TodoItem{Content: clip.String(title, maxTodoBytes), Status: "pending"})
 	}
 	if out == nil {
 		out = []session.TodoItem{}
@@ -62,15 +62,4 @@ func listItem(l string) (string, bool) {
 		rest = strings.TrimSpace(strings.TrimPrefix(rest, box))
 	}
 	return rest, rest != ""
-}
-
-func cut(s string) string {
-	if len(s) <= maxTodoBytes {
-		return s
-	}
-	n := maxTodoBytes
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/ptc-dev/ptc/internal/clip"
 )
 
 // Order bands of DESIGN.md §6, so section authors agree on placement.
@@ -95,7 +96,7 @@ func Expand(text string, vars map[string]string) (string, error) {
 		b.WriteString(rest[:open])
 		end := strings.Index(rest[open+2:], "}}")
 		if end < 0 {
-			return "", fmt.Errorf("unclosed \"{{\" at %q; close it with \"}}\"", clip(rest[open:]))
+			return "", fmt.Errorf("unclosed \"{{\" at %q; close it with \"}}\"", clip.String(rest[open:], 24))
 		}
 		name := strings.TrimSpace(rest[open+2 : open+2+end])
 		if name == "" {
@@ -120,16 +121,4 @@ func knownNames(vars map[string]string) string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
-}
-
-// clip shortens s for an error message, never cutting a UTF-8 character.
-func clip(s string) string {
-	if len(s) <= 24 {
-		return s
-	}
-	cut := 24
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

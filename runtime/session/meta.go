@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/ptc-dev/ptc/internal/clip"
 )
 
 // metaFile is the per-session record that serves listings without opening
@@ -99,14 +100,7 @@ func titleOf(text string) string {
 		if line == "" {
 			continue
 		}
-		if len(line) > titleMax {
-			cut := titleMax
-			for cut > 0 && !utf8.RuneStart(line[cut]) {
-				cut--
-			}
-			line = line[:cut] + "…"
-		}
-		return line
+		return clip.String(line, titleMax)
 	}
 	return ""
 }

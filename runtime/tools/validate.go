@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/ptc-dev/ptc/internal/clip"
 )
 
 // Limits that keep an INVALID_ARGS message readable whatever the model sent.
@@ -115,7 +117,7 @@ func validateValue(s *jsonschema.Schema, v any) string {
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return clip(err.Error())
+		return clip.String(err.Error(), maxViolationLength)
 	}
 	var out []string
 	seen := map[string]bool{}
@@ -167,7 +169,7 @@ func describe(ve *jsonschema.ValidationError) []string {
 		}
 	}
 	msg = strings.Replace(msg, ", but got ", ", got ", 1)
-	return []string{pointer(loc) + ": " + clip(msg)}
+	return []string{pointer(loc) + ": " + clip.String(msg, maxViolationLength)}
 }
 
 // splitQuoted splits the validator's "'a', 'b'" lists.
@@ -188,18 +190,7 @@ func pointer(loc string) string {
 	if loc == "" {
 		return "(root)"
 	}
-	return clip(loc)
-}
-
-func clip(s string) string {
-	if len(s) <= maxViolationLength {
-		return s
-	}
-	cut := maxViolationLength
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return clip.String(loc, maxViolationLength)
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

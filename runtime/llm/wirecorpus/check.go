@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/llm/llmtest"
 )
@@ -45,11 +45,11 @@ func (c Case) Check(obs Observed) []string {
 	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	e := c.Expect
 	if e.Exit != nil && (*e.Exit == 0) != (obs.Exit == 0) {
-		bad("exit %d, want %d (output: %s)", obs.Exit, *e.Exit, clip(obs.Output))
+		bad("exit %d, want %d (output: %s)", obs.Exit, *e.Exit, clipOut(obs.Output))
 	}
 	for _, s := range e.ErrorContains {
 		if !strings.Contains(obs.Output, s) {
-			bad("the output does not contain %q: %s", s, clip(obs.Output))
+			bad("the output does not contain %q: %s", s, clipOut(obs.Output))
 		}
 	}
 	if e.RequestCount != 0 && len(obs.Requests) != e.RequestCount {
@@ -83,10 +83,10 @@ func (c Case) Check(obs Observed) []string {
 func (w MessageExpect) diff(m Message) []string {
 	var out []string
 	if w.Content != nil && *w.Content != m.Content {
-		out = append(out, fmt.Sprintf("content %q, want %q", clip(m.Content), clip(*w.Content)))
+		out = append(out, fmt.Sprintf("content %q, want %q", clipOut(m.Content), clipOut(*w.Content)))
 	}
 	if w.Reasoning != nil && *w.Reasoning != m.Reasoning {
-		out = append(out, fmt.Sprintf("reasoning %q, want %q", clip(m.Reasoning), clip(*w.Reasoning)))
+		out = append(out, fmt.Sprintf("reasoning %q, want %q", clipOut(m.Reasoning), clipOut(*w.Reasoning)))
 	}
 	if w.ToolCalls != nil {
 		calls := make([]ToolCall, len(m.ToolCalls))
@@ -181,9 +181,9 @@ func (w RequestExpect) diff(body []byte) []string {
 	if w.ReasoningContent != nil {
 		var got string
 		if a.ReasoningContent == nil || json.Unmarshal(*a.ReasoningContent, &got) != nil {
-			out = append(out, fmt.Sprintf("assistant %d has no string reasoning_content, want %q", k, clip(*w.ReasoningContent)))
+			out = append(out, fmt.Sprintf("assistant %d has no string reasoning_content, want %q", k, clipOut(*w.ReasoningContent)))
 		} else if got != *w.ReasoningContent {
-			out = append(out, fmt.Sprintf("assistant %d reasoning_content %q, want %q", k, clip(got), clip(*w.ReasoningContent)))
+			out = append(out, fmt.Sprintf("assistant %d reasoning_content %q, want %q", k, clipOut(got), clipOut(*w.ReasoningContent)))
 		}
 	}
 	return out
@@ -195,13 +195,5 @@ func asJSON(v any) string {
 }
 
 // clip shortens s for a failure message, cutting between characters.
-func clip(s string) string {
-	if len(s) <= 300 {
-		return s
-	}
-	n := 300
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+// clipOut shortens an observed or expected text for a failure message.
+func clipOut(s string) string { return clip.String(s, 300) }
