@@ -23,5 +23,10 @@ export PTC_SPEC_REPORT="$(mktemp)"
 trap 'cat "$PTC_SPEC_REPORT" 2>/dev/null; rm -f "$PTC_SPEC_REPORT"' EXIT
 
 go vet ./...
+# The guest (its shell, the in-tree interpreter fork) is built for wasip1:
+# vet its packages there too, where its wasip1-only files compile (the
+# shellspec and wasm packages are host-side harnesses).
+GOOS=wasip1 GOARCH=wasm go vet ./sandbox/guest/cmd/... ./sandbox/guest/internal/... ./sandbox/guest/shell/... \
+  ./sandbox/guest/fileops/... ./sandbox/guest/hostprog/... ./sandbox/guest/strftime/...
 go test -count=1 ./...
 go test -count=1 -race ./runtime/... ./ptc/... ./harness ./sandbox ./sandbox/rootfs ./sandbox/jobs ./sandbox/term ./toolbox ./cmd/ptc/tui

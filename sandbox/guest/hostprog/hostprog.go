@@ -28,9 +28,8 @@ import (
 	"strings"
 	"unsafe"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/expand"
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/interp"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
 

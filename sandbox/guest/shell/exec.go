@@ -14,7 +14,7 @@ import (
 	"sync"
 	"syscall"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/interp"
 )
 
 // builtinFunc runs one command and returns its exit status. Failures are

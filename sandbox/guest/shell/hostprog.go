@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"mvdan.cc/sh/v3/interp"
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/interp"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 

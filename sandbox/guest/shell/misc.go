@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/expand"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 

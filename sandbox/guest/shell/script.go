@@ -12,8 +12,9 @@ import (
 	"regexp"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/expand"
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/interp"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 

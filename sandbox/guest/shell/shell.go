@@ -11,8 +11,8 @@ import (
 	"strings"
 	"syscall"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/expand"
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/interp"
 )
 
 // Shell is one interpreter whose state (cwd, variables, functions) lives
@@ -47,13 +47,11 @@ func newRunner(dir string, env map[string]string) (*interp.Runner, error) {
 		interp.Dir(dir),
 		interp.ExecHandlers(execMiddleware),
 		interp.OpenHandler(openHandler),
+		// command -v, type and hash find commands as the sandbox runs them.
+		interp.PtcLookPath(LookCommand),
 	}
-	return interp.New(append(opts, runnerOptions...)...)
+	return interp.New(opts...)
 }
-
-// runnerOptions are added to every interpreter; lookpath_wasip1.go adds
-// the guest's command lookup.
-var runnerOptions []interp.RunnerOption
 
 // LookCommand finds a command the way the sandbox runs it, given $PATH:
 // a builtin is NAME in the first standard bin directory of $PATH (the

@@ -92,7 +92,7 @@ func TestBuiltins(t *testing.T) {
 		{"diff prints the normal format and exits 1", "diff old.txt new.txt", "", "2c2\n< two\n---\n> TWO\n4a5\n> five\n", 1},
 		{"diff -U0 prints a unified diff without context", "diff -U0 old.txt new.txt | tail -n +3", "", "@@ -2 +2 @@\n-two\n+TWO\n@@ -4,0 +5 @@\n+five\n", 0},
 		{"diff of equal files is silent", "diff old.txt old.txt", "", "", 0},
-		{"env shows exactly the given environment", "env", "", "HOME=/home/u\nPATH=/usr/bin\n", 0},
+		{"env shows the given environment and the exported PWD, as bash does", "env | grep -v ^PWD=; env | grep -c ^PWD=/", "", "HOME=/home/u\nPATH=/usr/bin\n1\n", 0},
 		{"date formats", "date -u +%Y | wc -c", "", "5\n", 0},
 		{"which finds builtins only", "which grep; which gcc", "", "/usr/bin/grep\n", 1},
 		{"true and false set the status", "true && false", "", "", 1},

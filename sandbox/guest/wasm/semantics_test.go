@@ -7,8 +7,8 @@ import (
 )
 
 // TestBashSemanticsInTheGuest checks, through the embedded guest (so with
-// the interpreter overlay), behaviours where mvdan.cc/sh differs from bash
-// and the overlay makes it match. The expected outputs are bash 5.2's,
+// the in-tree interpreter, sandbox/guest/internal/sh), behaviours where
+// upstream mvdan.cc/sh differs from bash and our fork makes it match. The expected outputs are bash 5.2's,
 // except where the comment says why not. The Oils spec-compat harness
 // (sandbox/guest/shellspec) compares far more, but needs ../shared and
 // bash; this runs everywhere.

@@ -17,15 +17,13 @@ import (
 
 // Roots are the module-relative directories whose Go files (tests
 // excluded, since they do not reach the binary) make up the guest: every
-// package of the module the guest or the overlay imports lies under one
+// package of the module the guest imports, the in-tree interpreter under
+// sandbox/guest/internal/sh among them, lies under one
 // (TestRootsCoverEveryPackageTheGuestImports checks).
 var Roots = []string{"sandbox/guest", "sandbox/proto", "internal/textdiff"}
 
-// Overlay is the module-relative directory of the interpreter overlay:
-// every file in it (Go files and patches alike) reaches the binary.
-const Overlay = "sandbox/guest/wasm/_overlay"
-
-// Module is the one dependency whose go.sum lines are part of the hash.
+// Module is the one dependency whose go.sum lines are part of the hash:
+// the guest still takes mvdan.cc/sh's parser (syntax) from upstream.
 const Module = "mvdan.cc/sh/v3 "
 
 // Hash returns the hex SHA-256 over the guest's Go sources under
@@ -39,10 +37,8 @@ func Hash(moduleRoot string) (string, error) {
 				return err
 			}
 			rel, _ := filepath.Rel(moduleRoot, p)
-			rel = filepath.ToSlash(rel)
-			overlay := strings.HasPrefix(rel, Overlay+"/")
-			if d.Type().IsRegular() && (overlay || strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go")) {
-				files = append(files, rel)
+			if d.Type().IsRegular() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+				files = append(files, filepath.ToSlash(rel))
 			}
 			return nil
 		})

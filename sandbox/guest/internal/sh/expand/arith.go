@@ -14,7 +14,13 @@ import (
 // TODO(v4): the arithmetic APIs should return int64 for portability with 32-bit systems,
 // even if Bash only supports native int sizes.
 
-func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
+// Arithm evaluates expr. ptc: the evaluator is ours (ptc_arith.go);
+// upstream's cannot assign to array elements (a[i]++ reaches
+// lookupVar with an empty name and panics) and reads every malformed
+// constant as 0.
+func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) { return ptcArithm(cfg, expr) }
+
+func upstreamArithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	switch expr := expr.(type) {
 	case *syntax.Word:
 		str, err := Literal(cfg, expr)

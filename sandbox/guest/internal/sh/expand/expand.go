@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"iter"
-	"maps"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -140,7 +139,7 @@ func prepareConfig(cfg *Config) *Config {
 }
 
 func (cfg *Config) ifsRune(r rune) bool {
-	return strings.ContainsRune(cfg.ifs, r)
+	return ifsHas(cfg.ifs, r) // ptc: no call per character (ptc_fast.go)
 }
 
 // ifsWhitespace reports whether r is a space, tab, or newline present in IFS.
@@ -186,8 +185,20 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 	if word == nil {
 		return "", nil
 	}
+	if lit, ok := plainLit(word); ok { // ptc: short cuts (ptc_fast.go)
+		return lit, nil
+	}
 	cfg = prepareConfig(cfg)
-	field, err := cfg.wordField(word.Parts, quoteNone)
+	if pe, ok := literalParam(word); ok {
+		val, err := cfg.paramExp(pe)
+		if err != nil {
+			return "", err
+		}
+		return val, nil
+	}
+	// ptc: remove the quoting backslashes of unquoted literal text
+	// (ptc_literal.go); upstream kept them, so x=a\ b assigned "a\ b".
+	field, err := cfg.wordField(unescapeLits(word.Parts), quoteNone)
 	if err != nil {
 		return "", err
 	}
@@ -310,6 +321,13 @@ func formatInto(sb *strings.Builder, format string, args []string) (int, error) 
 				sb.WriteByte('\v')
 			case '\\', '\'', '"', '?': // just the character
 				sb.WriteByte(c)
+			case 'c': // ptc: \cX is the control character X & 0x1f, as in bash's $'...'
+				if i+1 < len(format) {
+					i++
+					sb.WriteByte(format[i] & 0x1f)
+					break
+				}
+				sb.WriteString("\\c")
 			case '0', '1', '2', '3', '4', '5', '6', '7':
 				digits := readDigits(3, false)
 				// if digits don't fit in 8 bits, 0xff via strconv
@@ -430,7 +448,7 @@ func (cfg *Config) fieldJoin(parts []fieldPart) string {
 func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob bool) {
 	candidate := false
 	for _, part := range parts {
-		if part.quote == quoteNone && strings.ContainsAny(part.val, "*?[") {
+		if part.quote == quoteNone && hasGlobByte(part.val) { // ptc: ptc_fast.go
 			candidate = true
 			break
 		}
@@ -456,13 +474,15 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 }
 
 // Fields is a pre-iterators API which now wraps [FieldsSeq].
+//
+// ptc: both now collect the fields into one slice (appendFields), with
+// no closure per word; ranging over the iterator cost several
+// allocations per command for its closures and captured variables, and
+// nothing in the interpreter stops early.
 func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
-	var fields []string
-	for s, err := range FieldsSeq(cfg, words...) {
-		if err != nil {
-			return nil, err
-		}
-		fields = append(fields, s)
+	fields, err := prepareConfig(cfg).appendFields(make([]string, 0, len(words)), words)
+	if err != nil || len(fields) == 0 {
+		return nil, err
 	}
 	return fields, nil
 }
@@ -472,61 +492,100 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 // command substitution, arithmetic expansion, quote removal, and globbing.
 func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 	cfg = prepareConfig(cfg)
-	dir := cfg.envGet("PWD")
 	return func(yield func(string, error) bool) {
-		expandWord := func(w *syntax.Word) (stop bool) {
-			wfields, err := cfg.wordFields(w.Parts)
-			if err != nil {
-				yield("", err)
-				return true
+		fields, err := cfg.appendFields(nil, words)
+		for _, f := range fields {
+			if !yield(f, nil) {
+				return
 			}
-			for _, field := range wfields {
-				path, doGlob := cfg.escapedGlobField(field)
-				if doGlob && cfg.ReadDir2 != nil {
-					// Note that globbing requires keeping a slice state, so it doesn't
-					// really benefit from using an iterator.
-					matches, err := cfg.glob(dir, path)
-					if err != nil {
-						// We avoid [errors.As] as it allocates,
-						// and we know that [Config.glob] returns [pattern.Regexp] errors without wrapping.
-						if _, ok := err.(*pattern.SyntaxError); !ok {
-							yield("", err)
-							return true
-						}
-					} else if len(matches) > 0 || cfg.NullGlob {
-						for _, m := range matches {
-							if !yield(m, nil) {
-								return true
-							}
-						}
-						continue
-					}
-				}
-				if !yield(cfg.fieldJoin(field), nil) {
-					return true
-				}
-			}
-			return false
 		}
-		for _, word := range words {
-			word := *word // make a copy, since SplitBraces replaces the Parts slice
-			if !syntax.SplitBraces(&word) {
-				if expandWord(&word) {
-					return
-				}
-				continue
-			}
-			for w, err := range BracesSeq(cfg, &word) {
-				if err != nil {
-					yield("", err)
-					return
-				}
-				if expandWord(w) {
-					return
-				}
-			}
+		if err != nil {
+			yield("", err)
 		}
 	}
+}
+
+// appendFields appends the fields of words to dst (ptc: FieldsSeq's
+// former body, for Fields).
+func (cfg *Config) appendFields(dst []string, words []*syntax.Word) ([]string, error) {
+	var err error
+	for _, word := range words {
+		// ptc: a word of plain literal text is its own field (ptc_fast.go).
+		if f, ok := plainField(word); ok {
+			dst = append(dst, f)
+			continue
+		}
+		if pe, ok := simpleParam(word); ok {
+			if dst, err = cfg.appendParam(dst, pe); err != nil {
+				return dst, err
+			}
+			continue
+		}
+		if dst, err = cfg.appendBraces(dst, word); err != nil {
+			return dst, err
+		}
+	}
+	return dst, nil
+}
+
+// appendBraces appends the fields of a word after brace expansion (a
+// function of its own, so the variables of appendFields are not captured
+// by the loop body over BracesSeq, which would move them to the heap).
+func (cfg *Config) appendBraces(dst []string, word *syntax.Word) ([]string, error) {
+	if !litHasBrace(word.Parts) {
+		return cfg.appendWord(dst, word) // nothing for SplitBraces to do
+	}
+	w := *word // make a copy, since SplitBraces replaces the Parts slice
+	if !syntax.SplitBraces(&w) {
+		return cfg.appendWord(dst, &w)
+	}
+	return cfg.appendBraceWords(dst, &w)
+}
+
+func (cfg *Config) appendBraceWords(dst []string, w *syntax.Word) ([]string, error) {
+	var err error
+	for bw, berr := range BracesSeq(cfg, w) {
+		if berr != nil {
+			return dst, berr
+		}
+		if dst, err = cfg.appendWord(dst, bw); err != nil {
+			return dst, err
+		}
+	}
+	return dst, nil
+}
+
+// appendWord appends the fields of one word to dst.
+func (cfg *Config) appendWord(dst []string, w *syntax.Word) ([]string, error) {
+	wfields, err := cfg.wordFields(w.Parts)
+	if err != nil {
+		return dst, err
+	}
+	return cfg.appendParts(dst, wfields)
+}
+
+// appendParts appends fields to dst, globbing those that are patterns.
+func (cfg *Config) appendParts(dst []string, wfields [][]fieldPart) ([]string, error) {
+	for _, field := range wfields {
+		path, doGlob := cfg.escapedGlobField(field)
+		if doGlob && cfg.ReadDir2 != nil {
+			// Note that globbing requires keeping a slice state, so it doesn't
+			// really benefit from using an iterator.
+			matches, err := cfg.glob(cfg.envGet("PWD"), path)
+			if err != nil {
+				// We avoid [errors.As] as it allocates,
+				// and we know that [Config.glob] returns [pattern.Regexp] errors without wrapping.
+				if _, ok := err.(*pattern.SyntaxError); !ok {
+					return dst, err
+				}
+			} else if len(matches) > 0 || cfg.NullGlob {
+				dst = append(dst, matches...)
+				continue
+			}
+		}
+		dst = append(dst, cfg.fieldJoin(field))
+	}
+	return dst, nil
 }
 
 type fieldPart struct {
@@ -595,6 +654,20 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 				field = append(field, part)
 			}
 		case *syntax.ParamExp:
+			if ql == quoteDouble || ql == quoteHeredoc {
+				// ptc: quotes in the word of "${x:-word}" are read as
+				// double-quoted text, as bash does (ptc_fields.go).
+				parts, val, ok, err := cfg.dquoteParamWord(wp)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					field = append(field, parts...)
+				} else {
+					field = append(field, fieldPart{val: val})
+				}
+				continue
+			}
 			val, err := cfg.paramExp(wp)
 			if err != nil {
 				return nil, err
@@ -643,7 +716,14 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	return strings.TrimRight(out, "\n"), nil
 }
 
+// wordFields expands one word into fields. ptc: the splitting is ours
+// (ptc_fields.go); upstream drops the empty fields a non-whitespace IFS
+// delimits, joins "-$@-" into one word and splits ${u:-'a b'}.
 func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
+	return cfg.ptcWordFields(wps)
+}
+
+func (cfg *Config) upstreamWordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 	fields := cfg.fieldsAlloc[:0]
 	curField := cfg.fieldAlloc[:0]
 	allowEmpty := false
@@ -811,9 +891,15 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 	case "@", "*":
 		switch vr := cfg.Env.Get(pe.Param.Value); vr.Kind {
 		case Indexed:
-			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
+			// ptc: never nil, so a declared but empty array is still a
+			// list ("${a[@]}" of `local -a a` is no field, not '').
+			elems := cfg.sliceElems(pe, vr.List, vr.Indexes, false)
+			if elems == nil {
+				elems = []string{}
+			}
+			return elems, lit == "*", true
 		case Associative:
-			return slices.Sorted(maps.Values(vr.Map)), lit == "*", true
+			return AssocValues(vr.Map) /* ptc: bash order */, lit == "*", true
 		}
 	}
 	return nil, false, false
@@ -850,7 +936,7 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 			case Indexed:
 				return vr.indexedKeys(), nil
 			case Associative:
-				return slices.Collect(maps.Keys(vr.Map)), nil
+				return AssocKeys(vr.Map) /* ptc: bash order */, nil
 			}
 		}
 		return nil, nil

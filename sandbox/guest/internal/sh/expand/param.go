@@ -58,6 +58,14 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	if pe.Param == nil { // e.g. zsh's ${}
 		return "", fmt.Errorf("unsupported")
 	}
+	if target, ok, err := cfg.indirectOp(pe); ok || err != nil {
+		// ptc: ${!ref-x}, ${!ref@a}, ${!ref/a/b}... apply the operator to
+		// the variable ref names; upstream ignored the operator.
+		if err != nil {
+			return "", err
+		}
+		return cfg.paramExp(target)
+	}
 	name := pe.Param.Value
 	index := pe.Index
 	switch name {
@@ -132,6 +140,17 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			callVarInd = false
 			elems = cfg.sliceElems(pe, vr.List, vr.Indexes, name == "@" || name == "*")
 			str = join(elems)
+			// ptc: "$@" and "${a[@]}" are set only when they have
+			// elements, so ${@-x} and ${a[@]+x} test for that, as in bash.
+			set = set && len(elems) > 0
+		case Associative:
+			// ptc: upstream counted an empty associative array as one
+			// empty element (${#A[@]} was 1).
+			indexAllElements = true
+			callVarInd = false
+			elems = AssocValues(vr.Map) /* ptc: bash order */
+			str = join(elems)
+			set = set && len(elems) > 0
 		}
 	}
 	if callVarInd {
@@ -161,14 +180,23 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			strs = cfg.namesByPrefix(pe.Param.Value)
 		case orig.Kind == NameRef:
 			strs = append(strs, orig.Str)
-		case pe.Index != nil && vr.Kind == Indexed:
+		// ptc: only ${!a[@]} and ${!a[*]} list keys; ${!a[1]} is
+		// indirection through the element, as in bash.
+		case pe.Index != nil && vr.Kind == Indexed && indexAllElements:
 			strs = vr.indexedKeys()
-		case pe.Index != nil && vr.Kind == Associative:
-			strs = slices.Sorted(maps.Keys(vr.Map))
+		case pe.Index != nil && vr.Kind == Associative && (nodeLit(index) == "@" || nodeLit(index) == "*"):
+			strs = AssocKeys(vr.Map) /* ptc: bash order */
 		case !vr.IsSet():
 			return "", fmt.Errorf("invalid indirect expansion")
 		case str == "":
 			return "", nil
+		case strings.HasSuffix(str, "]") && strings.Contains(str, "["):
+			// ptc: ${!ref} with ref='A[k]' names an element.
+			v, err := cfg.indirectElem(str)
+			if err != nil {
+				return "", err
+			}
+			strs = append(strs, v)
 		default:
 			vr = cfg.Env.Get(str)
 			strs = append(strs, vr.String())
@@ -264,11 +292,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case syntax.OtherParamOps:
 			switch arg {
 			case "Q":
-				str, err = syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					// Is this even possible? If a user runs into this panic,
-					// it's most likely a bug we need to fix.
-					panic(err)
+				// ptc: bash's quoting (quoteQ), and nothing for unset.
+				if set {
+					str = quoteQ(str)
 				}
 			case "E":
 				tail := str
@@ -367,13 +393,21 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
 			return cfg.caseConvElems(op, arg, elems), nil
+		case syntax.OtherParamOps: // ptc: per element (ptc_fields.go)
+			return cfg.elemOps(arg, elems, cfg.Env.Get(pe.Param.Value)), nil
 		}
 	}
 	return elems, nil
 }
 
 // replaceElems applies a ${var/pattern/repl} replacement to each element.
+// ptc: ours (ptc_patsub.go) handles the # and % anchors, ${x////c} and
+// the & of patsub_replacement, which upstream does not.
 func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string, error) {
+	return cfg.ptcReplaceElems(repl, elems)
+}
+
+func (cfg *Config) upstreamReplaceElems(repl *syntax.Replace, elems []string) ([]string, error) {
 	orig, err := Pattern(cfg, repl.Orig)
 	if err != nil {
 		return nil, err
@@ -465,6 +499,9 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	}
 	switch vr.Kind {
 	case String:
+		if lit := nodeLit(idx); lit == "@" || lit == "*" {
+			return vr.Str, vr.IsSet(), nil // ptc: ${s[@]} of a string is the string
+		}
 		n, err := Arithm(cfg, idx)
 		if err != nil {
 			return "", false, err
@@ -484,7 +521,9 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if i < 0 {
 			// Negative indices count from one past the maximum index.
 			if i += internal.IndexedMax(vr.List, vr.Indexes) + 1; i < 0 {
-				return "", false, fmt.Errorf("negative array index")
+				// ptc: bash warns and expands to nothing; upstream
+				// abandoned the command line.
+				return "", false, nil
 			}
 		}
 		if str, ok := vr.indexedVal(i); ok {
@@ -493,13 +532,15 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	case Associative:
 		switch lit := nodeLit(idx); lit {
 		case "@", "*":
-			strs := slices.Sorted(maps.Values(vr.Map))
+			strs := AssocValues(vr.Map) /* ptc: bash order */
 			if lit == "*" {
 				return cfg.ifsJoin(strs), vr.IsSet(), nil
 			}
 			return strings.Join(strs, " "), vr.IsSet(), nil
 		}
-		val, err := Literal(cfg, idx.(*syntax.Word))
+		// ptc: an expression subscript (A[i+1]) is its text; upstream
+		// asserts *syntax.Word and panics.
+		val, err := cfg.assocKey(idx)
 		if err != nil {
 			return "", false, err
 		}
@@ -533,7 +574,7 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 		key := "0"
 		if idx != nil {
 			var err error
-			if key, err = Literal(cfg, idx.(*syntax.Word)); err != nil {
+			if key, err = cfg.assocKey(idx); err != nil { // ptc: see varInd
 				return err
 			}
 		}

@@ -176,6 +176,11 @@ type Runner struct {
 	// Fake signal callbacks
 	callbackErr  string
 	callbackExit string
+
+	// ptc is the state ptc's additions keep (ptc_fds.go).
+	ptc ptcRunner
+	// ptcLook is the embedder's command lookup (ptc_lookpath.go).
+	ptcLook func(name, pathVar string) (string, bool)
 }
 
 // exitStatus holds the state of the shell after running one command.
@@ -192,6 +197,14 @@ type exitStatus struct {
 
 	// TODO: consider an enum, as only one of these should be set at a time
 	returning bool // whether the current function `return`ed
+	// exempt (ptc): the failure came from a command of a && or || list
+	// other than the last, which set -e ignores, also in the compound
+	// command that ended with it.
+	exempt bool
+	// aborting (ptc): an expansion error (arithmetic, bad substitution)
+	// abandons the top-level command being run; the shell goes on with
+	// the next one, as bash does. Subshells end with it.
+	aborting  bool
 	exiting   bool // whether the current shell is exiting
 	fatalExit bool // whether the current shell is exiting due to a fatal error; err below must not be nil
 
@@ -260,6 +273,12 @@ type bgProc struct {
 type alias struct {
 	args  []*syntax.Word
 	blank bool
+
+	// ptc (ptc_alias.go): the alias's text, whether it is more than
+	// words, and where it was defined.
+	src     string
+	complex bool
+	def     syntax.Pos
 }
 
 // New creates a new Runner, applying a number of options. If applying any of
@@ -698,6 +717,7 @@ var posixOptsTable = [...]posixOpt{
 	{'u', "nounset"},
 	{'x', "xtrace"},
 	{' ', "pipefail"},
+	{'C', "noclobber"}, // ptc: set -C, honoured by ptc_fds.go
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -827,6 +847,7 @@ const (
 	optNoUnset
 	optXTrace
 	optPipeFail
+	optNoClobber
 
 	// These correspond to indexes (offset by the above seven items) of
 	// supported options in [bashOptsTable]
@@ -887,6 +908,7 @@ func (r *Runner) Reset() {
 		readDirHandler: r.readDirHandler,
 		statHandler:    r.statHandler,
 		accessHandler:  r.accessHandler,
+		ptcLook:        r.ptcLook, // ptc
 
 		// These can be set by functions like [Dir] or [Params], but
 		// builtins can overwrite them; reset the fields to whatever the
@@ -953,6 +975,7 @@ func (r *Runner) Reset() {
 	r.setVarString("PWD", r.Dir)
 	r.setVarString("IFS", " \t\n")
 	r.setVarString("OPTIND", "1")
+	r.setStartupVars() // ptc: ptc_vars.go
 
 	r.dirStack = append(r.dirStack, r.Dir)
 
@@ -1005,7 +1028,7 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	switch node := node.(type) {
 	case *syntax.File:
 		r.filename = node.Name
-		r.stmts(ctx, node.Stmts)
+		r.topStmts(ctx, node.Stmts) // ptc: see exitStatus.aborting
 	case *syntax.Stmt:
 		r.stmt(ctx, node)
 	case syntax.Command:
@@ -1087,9 +1110,12 @@ func (r *Runner) subshell(background bool) *Runner {
 		usedNew:        r.usedNew,
 		exit:           r.exit,
 		lastExit:       r.lastExit,
+		inFunc:         r.inFunc, // ptc: f() ( return 3 ) returns from f
+		ptcLook:        r.ptcLook,
 
 		origStdout: r.origStdout, // used for process substitutions
 	}
+	r2.ptc = r.ptc.cloneForSubshell() // ptc: descriptors above 2 are inherited
 	r2.writeEnv = newOverlayEnviron(r.writeEnv, background)
 	// Funcs are copied, since they might be modified.
 	r2.Funcs = maps.Clone(r.Funcs)

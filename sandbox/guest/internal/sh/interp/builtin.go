@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -185,10 +183,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		exit.exiting = true
 	case "set":
-		if err := Params(args...)(r); err != nil {
-			return failf(2, "set: %v\n", err)
-		}
-		r.updateExpandOpts()
+		return r.ptcSet(args) // ptc: ours, see ptc_shopt.go
 	case "shift":
 		n := 1
 		switch len(args) {
@@ -232,110 +227,17 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				delete(r.Funcs, arg)
 			}
 		}
+		exit.code = r.exit.code // ptc: a bad subscript or readonly fails unset
 	case "echo":
-		newline, doExpand := true, false
-	echoOpts:
-		for len(args) > 0 {
-			switch args[0] {
-			case "-n":
-				newline = false
-			case "-e":
-				doExpand = true
-			case "-E": // default
-			default:
-				break echoOpts
-			}
-			args = args[1:]
-		}
-		for i, arg := range args {
-			if i > 0 {
-				r.out(" ")
-			}
-			if doExpand {
-				arg, _, _ = expand.Format(r.ecfg, arg, nil)
-			}
-			r.out(arg)
-		}
-		if newline {
-			r.out("\n")
-		}
+		r.ptcEcho(args) // ptc: ours, see ptc_echo.go
 	case "printf":
-		if len(args) == 0 {
-			return failf(2, "usage: printf format [arguments]\n")
-		}
-		format, args := args[0], args[1:]
-		for {
-			s, n, err := expand.Format(r.ecfg, format, args)
-			if err != nil {
-				return failf(1, "%v\n", err)
-			}
-			r.out(s)
-			args = args[n:]
-			if n == 0 || len(args) == 0 {
-				break
-			}
-		}
+		return r.ptcPrintf(args) // ptc: ours, see ptc_printf.go
 	case "break", "continue":
-		if !r.inLoop {
-			return failf(0, "%s is only useful in a loop\n", name)
-		}
-		enclosing := &r.breakEnclosing
-		if name == "continue" {
-			enclosing = &r.contnEnclosing
-		}
-		switch len(args) {
-		case 0:
-			*enclosing = 1
-		case 1:
-			if n, err := strconv.Atoi(args[0]); err == nil {
-				*enclosing = n
-				break
-			}
-			fallthrough
-		default:
-			return failf(2, "usage: %s [n]\n", name)
-		}
+		return r.ptcBreak(name, args) // ptc: ours, see ptc_loops.go
 	case "pwd":
-		evalSymlinks := false
-		for len(args) > 0 {
-			switch args[0] {
-			case "-L":
-				evalSymlinks = false
-			case "-P":
-				evalSymlinks = true
-			default:
-				return failf(2, "invalid option: %q\n", args[0])
-			}
-			args = args[1:]
-		}
-		pwd := r.envGet("PWD")
-		if evalSymlinks {
-			var err error
-			pwd, err = filepath.EvalSymlinks(pwd)
-			if err != nil {
-				exit.fatal(err) // perhaps overly dramatic?
-				return exit
-			}
-		}
-		r.outf("%s\n", pwd)
+		return r.ptcPwd(args) // ptc: ours, see ptc_cd.go
 	case "cd":
-		var path string
-		switch len(args) {
-		case 0:
-			path = r.envGet("HOME")
-		case 1:
-			path = args[0]
-
-			// replicate the commonly implemented behavior of `cd -`
-			// ref: https://www.man7.org/linux/man-pages/man1/cd.1p.html#OPERANDS
-			if path == "-" {
-				path = r.envGet("OLDPWD")
-				r.outf("%s\n", path)
-			}
-		default:
-			return failf(2, "usage: cd [dir]\n")
-		}
-		exit.code = r.changeDir(ctx, "cd", path)
+		return r.ptcCd(ctx, args) // ptc: ours, see ptc_cd.go
 	case "wait":
 		fp := flagParser{remaining: args}
 		for fp.more() {
@@ -389,7 +291,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		args := fp.args()
 		for _, arg := range args {
 			if mode == "-p" || mode == "-P" {
-				if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+				if path, err := r.lookPath(arg); /* ptc: ptc_lookpath.go */ err == nil {
 					r.outf("%s\n", path)
 				} else {
 					anyNotFound = true
@@ -438,7 +340,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				continue
 			}
-			if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+			if path, err := r.lookPath(arg); /* ptc: ptc_lookpath.go */ err == nil {
 				if mode == "-t" {
 					r.out("file\n")
 				} else {
@@ -455,7 +357,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			exit.code = 1
 		}
 	case "hash":
-		// TODO: implement. for now, having this as a no-op is better than nothing.
+		return r.ptcHash(args) // ptc: ours, see ptc_lookpath.go
 	case "eval":
 		src := strings.Join(args, " ")
 		p := syntax.NewParser()
@@ -469,6 +371,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		if len(args) < 1 {
 			return failf(2, "%v: source: need filename\n", pos)
 		}
+		if !r.enterFunc(name) { // ptc: a file sourcing itself has the same limit
+			return r.exit
+		}
+		defer r.leaveFunc()
 		path, err := scriptFromPathDir(r.Dir, r.writeEnv, args[0])
 		if err != nil {
 			// If the script was not found in PATH or there was any error, pass
@@ -518,26 +424,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		exit.returning = false
 	case "[":
 		if len(args) == 0 || args[len(args)-1] != "]" {
-			return failf(2, "%v: [: missing matching ]\n", pos)
+			return failf(2, "[: missing `]'\n")
 		}
-		args = args[:len(args)-1]
-		fallthrough
+		return r.ptcTest(ctx, "[", args[:len(args)-1]) // ptc: ours, see ptc_testcmd.go
 	case "test":
-		parseErr := false
-		p := testParser{
-			rem: args,
-			err: func(err error) {
-				r.errf("%v: %v\n", pos, err)
-				parseErr = true
-			},
-		}
-		p.next()
-		expr := p.classicTest("[", false)
-		if parseErr {
-			exit.code = 2
-			return exit
-		}
-		exit.oneIf(r.bashTest(ctx, expr, true) == "")
+		return r.ptcTest(ctx, "test", args)
 	case "exec":
 		// TODO: Consider unix.Exec, i.e. actually replacing
 		// the process. It's in theory what a shell should do,
@@ -578,7 +469,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			last = 0
 			if r.Funcs[arg] != nil || IsBuiltin(arg) {
 				r.outf("%s\n", arg)
-			} else if path, err := LookPathDir(r.Dir, r.writeEnv, arg); err == nil {
+			} else if path, err := r.lookPath(arg); /* ptc: ptc_lookpath.go */ err == nil {
 				r.outf("%s\n", path)
 			} else {
 				last = 1
@@ -663,14 +554,16 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 	case "return":
 		if !r.inFunc && !r.inSource {
-			return failf(1, "return: can only be done from a func or sourced script\n")
+			// ptc: status 2 and bash's message
+			return failf(2, "return: can only `return' from a function or sourced script\n")
 		}
 		switch len(args) {
 		case 0:
+			exit.code = r.lastExit.code // ptc: a bare return keeps $?, as in bash
 		case 1:
 			n, err := strconv.Atoi(args[0])
 			if err != nil {
-				return failf(2, "invalid return status code: %q\n", args[0])
+				return failf(2, "return: %s: numeric argument required\n", args[0])
 			}
 			exit.code = uint8(n)
 		default:
@@ -678,102 +571,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		exit.returning = true
 	case "read":
-		var prompt string
-		raw := false
-		silent := false
-		readArray := false
-		fp := flagParser{remaining: args}
-		for fp.more() {
-			switch flag := fp.flag(); flag {
-			case "-s":
-				silent = true
-			case "-r":
-				raw = true
-			case "-a":
-				readArray = true
-			case "-p":
-				prompt = fp.value()
-				if prompt == "" {
-					return failf(2, "read: -p: option requires an argument\n")
-				}
-			default:
-				return failf(2, "read: invalid option %q\n", flag)
-			}
-		}
-
-		args := fp.args()
-		for _, name := range args {
-			if !syntax.ValidName(name) {
-				return failf(2, "read: invalid identifier %q\n", name)
-			}
-		}
-
-		if prompt != "" {
-			r.out(prompt)
-		}
-
-		var line []byte
-		var err error
-		fd, terminal := -1, false
-		if silent {
-			fd, terminal = stdinTerminal(r.stdin)
-		}
-		if terminal {
-			// Only a terminal echoes what we read, so it is the only case
-			// where we need to read without echoing.
-			line, err = term.ReadPassword(fd)
-		} else {
-			line, err = r.readLine(ctx, raw)
-		}
-		if readArray {
-			// read -a arrayname: split line into fields and assign to indexed array.
-			arrayName := shellReplyVar
-			if len(args) > 0 {
-				arrayName = args[0]
-			}
-			// Use -1 as max to get all fields without joining the last ones.
-			values := expand.ReadFields(r.ecfg, string(line), -1, raw)
-			r.setVar(arrayName, expand.Variable{
-				Set:  true,
-				Kind: expand.Indexed,
-				List: values,
-			})
-		} else if len(args) == 0 {
-			// Bare "read" assigns the whole line to REPLY without any
-			// trimming, only discarding backslash escapes unless raw.
-			val := string(line)
-			if !raw {
-				var sb strings.Builder
-				esc := false
-				for i := range len(val) {
-					if val[i] == '\\' && !esc {
-						esc = true
-						continue
-					}
-					sb.WriteByte(val[i])
-					esc = false
-				}
-				val = sb.String()
-			}
-			r.setVarString(shellReplyVar, val)
-		} else {
-			values := expand.ReadFields(r.ecfg, string(line), len(args), raw)
-			for i, name := range args {
-				val := ""
-				if i < len(values) {
-					val = values[i]
-				}
-				r.setVarString(name, val)
-			}
-		}
-
-		// We can get data back from readLine and an error at the same time, so
-		// check err after we process the data.
-		if err != nil {
-			exit.code = 1
-			return exit
-		}
-
+		return r.ptcRead(ctx, args) // ptc: ours, see ptc_read.go
 	case "getopts":
 		if len(args) < 2 {
 			return failf(2, "getopts: usage: getopts optstring name [arg ...]\n")
@@ -817,161 +615,17 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		exit.oneIf(done)
 
 	case "shopt":
-		mode := ""
-		posixOpts := false
-		fp := flagParser{remaining: args}
-		for fp.more() {
-			switch flag := fp.flag(); flag {
-			case "-s", "-u":
-				mode = flag
-			case "-o":
-				posixOpts = true
-			case "-p", "-q":
-				return failf(2, "shopt: unsupported option %q\n", flag)
-			default:
-				return failf(2, "shopt: invalid option %q\n", flag)
-			}
-		}
-		args := fp.args()
-		if len(args) == 0 {
-			if posixOpts {
-				for i, opt := range &posixOptsTable {
-					r.printOptLine(opt.name, r.opts[i], true)
-				}
-			} else {
-				for i, opt := range bashOptsTable {
-					r.printOptLine(opt.name, r.opts[len(posixOptsTable)+i], opt.supported)
-				}
-			}
-			break
-		}
-		for _, arg := range args {
-			opt, supported := (*bool)(nil), true
-			if posixOpts {
-				opt = r.posixOptByName(arg)
-			} else {
-				opt, supported = r.bashOptByName(arg)
-			}
-			if opt == nil {
-				return failf(1, "shopt: invalid option name %q\n", arg)
-			}
-
-			switch mode {
-			case "-s", "-u":
-				if !supported {
-					return failf(1, "shopt: unsupported option %q\n", arg)
-				}
-				*opt = mode == "-s"
-			default: // ""
-				r.printOptLine(arg, *opt, supported)
-			}
-		}
-		r.updateExpandOpts()
+		return r.ptcShopt(args) // ptc: ours, see ptc_shopt.go
 
 	case "alias":
-		show := func(name string, als alias) {
-			var buf bytes.Buffer
-			if len(als.args) > 0 {
-				printer := syntax.NewPrinter()
-				printer.Print(&buf, &syntax.CallExpr{
-					Args: als.args,
-				})
-			}
-			if als.blank {
-				buf.WriteByte(' ')
-			}
-			r.outf("alias %s='%s'\n", name, &buf)
-		}
-
-		if len(args) == 0 {
-			for name, als := range r.alias {
-				show(name, als)
-			}
-		}
-	argsLoop:
-		for _, arg := range args {
-			name, src, ok := strings.Cut(arg, "=")
-			if !ok {
-				als, ok := r.alias[name]
-				if !ok {
-					r.errf("alias: %q not found\n", name)
-					continue
-				}
-				show(name, als)
-				continue
-			}
-
-			// TODO: parse any CallExpr perhaps, or even any Stmt
-			parser := syntax.NewParser()
-			var words []*syntax.Word
-			for w, err := range parser.WordsSeq(strings.NewReader(src)) {
-				if err != nil {
-					r.errf("alias: could not parse %q: %v\n", src, err)
-					continue argsLoop
-				}
-				words = append(words, w)
-			}
-
-			if r.alias == nil {
-				r.alias = make(map[string]alias)
-			}
-			r.alias[name] = alias{
-				args:  words,
-				blank: strings.TrimRight(src, " \t") != src,
-			}
-		}
+		return r.ptcAlias(pos, args) // ptc: ours, see ptc_alias.go
 	case "unalias":
-		for _, name := range args {
-			delete(r.alias, name)
-		}
+		return r.ptcUnalias(args)
 
 	case "trap":
-		fp := flagParser{remaining: args}
-		callback := "-"
-		for fp.more() {
-			switch flag := fp.flag(); flag {
-			case "-l", "-p":
-				return failf(2, "trap: %q: NOT IMPLEMENTED flag\n", flag)
-			case "-":
-				// default signal
-			default:
-				r.errf("trap: %q: invalid option\n", flag)
-				r.errf("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
-				exit.code = 2
-				return exit
-			}
-		}
-		args := fp.args()
-		switch len(args) {
-		case 0:
-			// Print non-default signals
-			if r.callbackExit != "" {
-				r.outf("trap -- %q EXIT\n", r.callbackExit)
-			}
-			if r.callbackErr != "" {
-				r.outf("trap -- %q ERR\n", r.callbackErr)
-			}
-		case 1:
-			// assume it's a signal, the default will be restored
-		default:
-			callback = args[0]
-			args = args[1:]
-		}
-		// For now, treat both empty and - the same since ERR and EXIT have no
-		// default callback.
-		if callback == "-" {
-			callback = ""
-		}
-		for _, arg := range args {
-			switch arg {
-			case "ERR":
-				r.callbackErr = callback
-			case "EXIT":
-				r.callbackExit = callback
-			default:
-				return failf(2, "trap: %s: invalid signal specification\n", arg)
-			}
-		}
+		return r.ptcTrap(args) // ptc: ours, see ptc_trap.go
+	case "kill":
+		return r.ptcKill(ctx, args) // ptc: ours, see ptc_trap.go
 
 	case "readarray", "mapfile":
 		dropDelim := false
@@ -1018,11 +672,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		for scanner.Scan() {
 			vr.List = append(vr.List, scanner.Text())
 		}
-		if err := scanner.Err(); err != nil {
-			return failf(2, "%s: unable to read, %v\n", name, err)
-		}
+		// ptc: like bash, a read error (a directory) just ends the input.
 		r.setVar(arrayName, vr)
 
+	case "export", "readonly", "declare", "typeset", "local":
+		// ptc: reached as a plain command (through an alias, $cmd, or
+		// with an assignment prefix); run it as the declaration it is.
+		return r.declFromArgs(ctx, name, args)
 	default:
 		return failf(2, "%s: unsupported builtin\n", name)
 	}

@@ -13,10 +13,8 @@ import (
 	"io/fs"
 	"iter"
 	"math"
-	mathrand "math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,93 +65,18 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2 := r.subshell(false)
 			r2.stdout = w
 			r2.stmts(ctx, cs.Stmts)
-			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.exiting, r2.exit.aborting = false, false // subshells don't exit the parent shell (ptc: nor abort its command)
 			r.lastExpandExit = r2.exit
 			if r2.exit.fatalExit {
 				return r2.exit.err // surface fatal errors immediately
 			}
 			return nil
 		},
+		// ptc: process substitution over in-memory pipes and /dev/fd/N
+		// (ptc_fds.go); upstream makes a FIFO, which wasip1 cannot, and
+		// then reported the error but went on with status 0.
 		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
-			if ps.Op == syntax.CmdInTemp { // zsh's =(...)
-				return "", fmt.Errorf("unsupported")
-			}
-			if runtime.GOOS == "windows" {
-				return "", fmt.Errorf("TODO: support process substitution on Windows")
-			}
-			if len(ps.Stmts) == 0 { // nothing to do
-				return os.DevNull, nil
-			}
-
-			// We can't atomically create a random unused temporary FIFO.
-			// Similar to [os.CreateTemp],
-			// keep trying new random paths until one does not exist.
-			// We use a uint64 because a uint32 easily runs into retries.
-			var path string
-			try := 0
-			for {
-				path = filepath.Join(r.tempDir, fifoNamePrefix+strconv.FormatUint(mathrand.Uint64(), 16))
-				err := mkfifo(path, 0o666)
-				if err == nil {
-					break
-				}
-				if !os.IsExist(err) {
-					return "", fmt.Errorf("cannot create fifo: %v", err)
-				}
-				if try++; try > 100 {
-					return "", fmt.Errorf("giving up at creating fifo: %v", err)
-				}
-			}
-
-			r2 := r.subshell(true)
-			stdout := r.origStdout
-			// TODO: note that `man bash` mentions that `wait` only waits for the last
-			// process substitution as long as it is $!; the logic here would mean we wait for all of them.
-			bg := bgProc{
-				done: make(chan struct{}),
-				exit: new(exitStatus),
-			}
-			r.bgProcs = append(r.bgProcs, bg)
-			go func() {
-				defer func() {
-					*bg.exit = r2.exit
-					close(bg.done)
-				}()
-				switch ps.Op {
-				case syntax.CmdIn:
-					f, err := os.OpenFile(path, os.O_WRONLY, 0)
-					if err != nil {
-						r.errf("cannot open fifo for stdout: %v\n", err)
-						return
-					}
-					r2.stdout = f
-					defer func() {
-						if err := f.Close(); err != nil {
-							r.errf("closing stdout fifo: %v\n", err)
-						}
-						os.Remove(path)
-					}()
-				case syntax.CmdOut:
-					f, err := os.OpenFile(path, os.O_RDONLY, 0)
-					if err != nil {
-						r.errf("cannot open fifo for stdin: %v\n", err)
-						return
-					}
-					r2.stdin = f
-					r2.stdout = stdout
-
-					defer func() {
-						f.Close()
-						os.Remove(path)
-					}()
-				default:
-					// Should only happen if we forgot a case above.
-					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
-				}
-				r2.stmts(ctx, ps.Stmts)
-				r2.exit.exiting = false // subshells don't exit the parent shell
-			}()
-			return path, nil
+			return r.procSubstPath(ctx, ps)
 		},
 	}
 	r.updateExpandOpts()
@@ -199,11 +122,17 @@ func (r *Runner) expandErr(err error) {
 	fmt.Fprintln(r.stderr, errMsg)
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
-	case unsetParam, errMsg == "invalid indirect expansion":
-		// TODO: These errors are treated as fatal by bash.
-		// Make the error type reflect that.
-		r.exit.code = 1
+	case unsetParam:
+		// ptc: bash -c exits with 127 after ${x?} or set -u fails.
+		r.exit.code = 127
 		r.exit.exiting = true
+	case errMsg == "invalid indirect expansion":
+		// ptc: bash abandons the top-level command and goes on.
+		r.exit.code = 1
+		r.exit.aborting = true
+	case isArithmError(err): // ptc: bash abandons the top-level command
+		r.exit.code = 1
+		r.exit.aborting = !r.ptc.softArith
 	case errors.Is(err, errReadOnly):
 		// Like in bash, assigning to a read-only variable fails
 		// the command at hand without exiting the shell.
@@ -213,7 +142,7 @@ func (r *Runner) expandErr(err error) {
 
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 	n, err := expand.Arithm(r.ecfg, expr)
-	r.expandErr(err)
+	r.arithErr(err) // ptc: see ptc_errors.go
 	return n
 }
 
@@ -293,7 +222,7 @@ func (r *Runner) errf(format string, a ...any) {
 
 func (r *Runner) stop(ctx context.Context) bool {
 	// Some traps trigger on exit, so we do want those to run.
-	if !r.handlingTrap && (r.exit.returning || r.exit.exiting) {
+	if !r.handlingTrap && (r.exit.returning || r.exit.exiting || r.exit.aborting) {
 		return true
 	}
 	if err := ctx.Err(); err != nil {
@@ -323,7 +252,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		r.bgProcs = append(r.bgProcs, bg)
 		go func() {
 			r2.Run(ctx, &st2)
-			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.exiting, r2.exit.aborting = false, false // subshells don't exit the parent shell (ptc: nor abort its command)
 			*bg.exit = r2.exit
 			close(bg.done)
 		}()
@@ -335,6 +264,10 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 
 func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
+	// ptc: descriptors above 2 and process substitutions (ptc_fds.go).
+	savedFDs, procMark := r.saveFDs(st.Redirs), len(r.ptc.procs)
+	oldTrace, oldOuter := r.ptc.traceErr, r.ptc.outerOut
+	r.ptc.traceErr, r.ptc.outerOut = oldErr, oldOut // set -x and >(…) write where the statement did before its redirections
 	var closers []io.Closer
 	for _, rd := range st.Redirs {
 		cls, err := r.redir(ctx, rd)
@@ -352,6 +285,10 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	}
 	if r.exit.ok() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
+		switch st.Cmd.(type) {
+		case *syntax.CallExpr, *syntax.ArithmCmd, *syntax.TestClause, *syntax.DeclClause, *syntax.LetClause:
+			r.setPipeStatus1(int(r.exit.code)) // ptc: ptc_loops.go
+		}
 	}
 	if st.Negated {
 		if r.exit.ok() {
@@ -360,7 +297,7 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.exit.clear()
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
-	} else if !r.exit.ok() && !r.noErrExit {
+	} else if !r.exit.ok() && !r.noErrExit && !r.exit.exempt {
 		r.trapCallback(ctx, r.callbackErr, "error")
 		// If the "errexit" option is set and a command failed, exit the shell. Exceptions:
 		//
@@ -375,12 +312,16 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
 		r.keepRedirs = false
+		r.keepFDs(savedFDs)
 	} else if len(st.Redirs) > 0 {
+		r.restoreFDs(savedFDs)
 		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
 		for _, cls := range closers {
 			cls.Close()
 		}
 	}
+	r.ptc.traceErr, r.ptc.outerOut = oldTrace, oldOuter
+	r.endProcSubsts(procMark)
 }
 
 func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
@@ -397,25 +338,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	case *syntax.Subshell:
 		r2 := r.subshell(false)
 		r2.stmts(ctx, cm.Stmts)
-		r2.exit.exiting = false // subshells don't exit the parent shell
+		r2.exit.exiting, r2.exit.aborting = false, false // subshells don't exit the parent shell (ptc: nor abort its command)
 		r.exit = r2.exit
 	case *syntax.CallExpr:
 		// Build new slices, to not modify the caller's AST
 		// nor the slices in the alias map.
-		args := cm.Args
-		for i := 0; i < len(args); {
-			if !r.opts[optExpandAliases] {
-				break
-			}
-			als, ok := r.alias[args[i].Lit()]
-			if !ok {
-				break
-			}
-			args = slices.Concat(args[:i], als.args, args[i+1:])
-			if !als.blank {
-				break
-			}
-			i += len(als.args)
+		// ptc: bash's alias rules (ptc_alias.go).
+		args, aliasText := r.aliasCall(cm)
+		if aliasText != "" {
+			r.runAliasText(ctx, aliasText)
+			break
 		}
 		r.lastExpandExit = exitStatus{}
 		fields := r.fields(args...)
@@ -487,6 +419,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		for _, restore := range restores {
 			r.setVar(restore.name, restore.vr)
 		}
+		r.setLastArg(fields) // ptc: $_ (ptc_vars.go)
 	case *syntax.BinaryCmd:
 		switch cm.Op {
 		case syntax.AndStmt, syntax.OrStmt:
@@ -496,6 +429,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.noErrExit = oldNoErrExit
 			if r.exit.ok() == (cm.Op == syntax.AndStmt) {
 				r.stmt(ctx, cm.Y)
+			} else if !r.exit.ok() {
+				r.exit.exempt = true // ptc: see exitStatus.exempt
 			}
 		case syntax.Pipe, syntax.PipeAll:
 			pr, pw, err := newPipe()
@@ -515,13 +450,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			var wg sync.WaitGroup
 			wg.Go(func() {
 				r2.stmt(ctx, cm.X)
-				r2.exit.exiting = false // subshells don't exit the parent shell
+				r2.exit.exiting, r2.exit.aborting = false, false // subshells don't exit the parent shell (ptc: nor abort its command)
 				pw.Close()
 			})
-			r.stmt(ctx, cm.Y)
+			// ptc: the last stage runs in a subshell too unless lastpipe
+			// is on, as in bash (echo x | read v leaves v unset).
+			last := r
+			if !r.lastPipe() {
+				last = r.subshell(false)
+			}
+			last.stmt(ctx, cm.Y)
+			if last != r {
+				last.exit.exiting, last.exit.aborting = false, false
+				r.exit = last.exit
+			}
 			pr.Close()
 			wg.Wait()
 			r.stdin = oldIn
+			r.setPipeStatus(append(stageStatuses(r2, cm.X), int(r.exit.code)))
 			if r.opts[optPipeFail] && !r2.exit.ok() && r.exit.ok() {
 				r.exit = r2.exit
 			}
@@ -547,8 +493,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		for !r.stop(ctx) {
 			oldNoErrExit := r.noErrExit
 			r.noErrExit = true
-			r.stmts(ctx, cm.Cond)
+			// ptc: break and continue in the condition act on this loop;
+			// upstream ran `while break` forever.
+			broken := r.loopStmtsBroken(ctx, cm.Cond)
 			r.noErrExit = oldNoErrExit
+			if broken {
+				break
+			}
 
 			stop := r.exit.ok() == cm.Until
 			r.exit.clear()
@@ -560,6 +511,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		switch y := cm.Loop.(type) {
 		case *syntax.WordIter:
 			name := y.Name.Value
+			if !syntax.ValidName(name) {
+				r.errf("`%s': not a valid identifier\n", name) // ptc
+				r.exit.code = 1
+				break
+			}
 			items := r.Params // for i; do ...
 
 			inToken := y.InPos.IsValid()
@@ -683,7 +639,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 		}
 	case *syntax.TestClause:
-		if r.bashTest(ctx, cm.X, false) == "" && r.exit.ok() {
+		// ptc: an arithmetic error inside [[ ]] fails the test only.
+		soft := r.ptc.softArith
+		r.ptc.softArith = true
+		res := r.bashTest(ctx, cm.X, false)
+		r.ptc.softArith = soft
+		if res == "" && r.exit.ok() {
 			// to preserve exit status code 2 for regex errors, etc
 			r.exit.code = 1
 		}
@@ -714,11 +675,19 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	assignLoop:
 		for as := range r.flattenAssigns(cm.Args) {
 			fp := flagParser{remaining: []string{as.Name.Value}}
+			isFlags := false // ptc: every letter of -Ar counts; upstream took the first
 			for fp.more() {
+				isFlags = true
 				switch flag := fp.flag(); flag {
-				case "-x", "-r":
+				case "-x", "-r", "+x":
 					modes = append(modes, flag)
-				case "-a", "-A", "-n":
+				case "-n":
+					if cm.Variant.Value == "export" {
+						modes = append(modes, "+x") // ptc: export -n unexports
+					} else {
+						valType = flag
+					}
+				case "-a", "-A":
 					valType = flag
 				case "-g":
 					global = true
@@ -729,6 +698,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.exit.code = 2
 					return
 				}
+			}
+			if isFlags {
 				continue assignLoop
 			}
 			name := as.Name.Value
@@ -759,6 +730,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r.exit.code = 1
 					continue
 				}
+				if !vr.IsSet() {
+					// ptc: declared without a value, as bash prints it.
+					r.outf("declare -%s %s\n", cmp.Or(vr.Flags(), "-"), name)
+					continue
+				}
 				flags := vr.Flags()
 				if flags == "" {
 					flags = "-"
@@ -774,29 +750,37 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 						if vr.Indexes != nil {
 							idx = vr.Indexes[i]
 						}
-						r.outf("[%d]=%q", idx, v)
+						r.outf("[%d]=%s", idx, dquote(v)) // ptc: bash's quoting
 					}
 					r.out(")\n")
 				case expand.Associative:
 					r.outf("declare -%s %s=(", flags, name)
-					first := true
-					for k, v := range vr.Map {
-						if !first {
-							r.out(" ")
-						}
-						r.outf("[%s]=%q", k, v)
-						first = false
+					// ptc: bash's order and quoting, and its trailing space.
+					for _, k := range expand.AssocKeys(vr.Map) {
+						r.outf("[%s]=%s ", assocKeyText(k), dquote(vr.Map[k]))
 					}
 					r.out(")\n")
 				default:
-					r.outf("declare -%s %s=%q\n", flags, name, vr.Str)
+					r.outf("declare -%s %s=%s\n", flags, name, dquote(vr.Str)) // ptc: bash's quoting
 				}
 				continue
 			}
 			vr := r.lookupVar(name)
-			if as.Naked {
+			if as.Naked && local && !global && !vr.Local {
+				// ptc: `local x` / `local -a x` in a function makes a new,
+				// unset variable that hides the global one, as in bash.
+				vr = expand.Variable{}
+				switch valType {
+				case "-a":
+					vr.Kind = expand.Indexed
+				case "-A":
+					vr.Kind = expand.Associative
+				}
+			} else if as.Naked {
 				if valType == "-A" {
 					vr.Kind = expand.Associative
+				} else if valType == "-a" && !vr.Declared() {
+					vr.Kind = expand.Indexed // ptc: declare -a x makes an (empty) array
 				} else {
 					vr.Kind = expand.KeepValue
 				}
@@ -812,6 +796,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				switch mode {
 				case "-x":
 					vr.Exported = true
+				case "+x":
+					vr.Exported = false
 				case "-r":
 					vr.ReadOnly = true
 				}
@@ -827,13 +813,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		if cm.PosixFormat {
 			format = "%s %s\n"
 		} else {
-			r.outf("\n")
+			r.errf("\n")
 		}
+		// ptc: time reports on stderr, as in bash.
 		real := time.Since(start)
-		r.outf(format, "real", elapsedString(real, cm.PosixFormat))
+		r.errf(format, "real", elapsedString(real, cm.PosixFormat))
 		// TODO: can we do these?
-		r.outf(format, "user", elapsedString(0, cm.PosixFormat))
-		r.outf(format, "sys", elapsedString(0, cm.PosixFormat))
+		r.errf(format, "user", elapsedString(0, cm.PosixFormat))
+		r.errf(format, "sys", elapsedString(0, cm.PosixFormat))
 	default:
 		// Should only happen if we forgot a case above.
 		r.errf("unhandled command node: %T\n", cm)
@@ -862,6 +849,10 @@ func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
 	oldExit, oldLastExit := r.exit, r.lastExit
 	r.lastExit = r.exit
 	r.stmts(ctx, file.Stmts)
+	if r.exit.exiting && !r.exit.fatalExit {
+		r.lastExit = oldLastExit // ptc: `exit N` in a trap sets the shell's status, as in bash
+		return
+	}
 	r.exit, r.lastExit = oldExit, oldLastExit // traps on EXIT or ERR should not modify the result
 }
 
@@ -884,8 +875,10 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 				if !ok {
 					as.Naked = true
 				} else {
+					// ptc: the value is already expanded; quote it so a
+					// tilde in it stays (readonly "$binding").
 					as.Value = &syntax.Word{Parts: []syntax.WordPart{
-						&syntax.Lit{Value: val},
+						&syntax.SglQuoted{Value: val},
 					}}
 				}
 				if !yield(as) {
@@ -1031,7 +1024,14 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 	return buf.String()
 }
 
+// redir performs one redirection. ptc: ours (ptc_fds.go) knows
+// descriptors above 2, {var}, N>&M-, <>, >| and noclobber; upstream's
+// refuses every descriptor but 0, 1 and 2.
 func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, error) {
+	return r.ptcRedir(ctx, rd)
+}
+
+func (r *Runner) upstreamRedir(ctx context.Context, rd *syntax.Redirect) (io.Closer, error) {
 	// Note that Hdoc is nil for an empty here-document.
 	if rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc {
 		pr, err := r.hdocReader(rd)
@@ -1160,6 +1160,10 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 	}
 	name := args[0]
 	if body := r.Funcs[name]; body != nil {
+		if !r.enterFunc(name) { // ptc: nesting limit (ptc_limits.go)
+			return
+		}
+		defer r.leaveFunc()
 		// stack them to support nested func calls
 		oldParams := r.Params
 		r.Params = args[1:]
@@ -1171,7 +1175,7 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		origEnv := r.writeEnv
 		r.writeEnv = &overlayEnviron{parent: r.writeEnv, funcScope: true}
 
-		r.stmt(ctx, body)
+		r.inFuncNamed(name, func() { r.stmt(ctx, body) }) // ptc: FUNCNAME
 
 		r.writeEnv = origEnv
 
@@ -1203,6 +1207,14 @@ func (r *Runner) open(ctx context.Context, path string, flags int, mode os.FileM
 	dir = strings.TrimSuffix(dir, "/")
 	if dir == r.tempDir && strings.HasPrefix(name, fifoNamePrefix) {
 		return os.OpenFile(path, flags, mode)
+	}
+	// ptc: /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N are the
+	// shell's own descriptors (ptc_fds.go).
+	if f, ok, err := r.openDev(path); ok {
+		if err != nil && print {
+			r.errf("%v\n", err)
+		}
+		return f, err
 	}
 
 	f, err := r.openHandler(r.handlerCtx(ctx, handlerKindOpen, todoPos), path, flags, mode)

@@ -1,5 +1,9 @@
-// Copyright (c) 2017, Daniel Martí <mvdan@mvdan.cc>
-// See LICENSE for licensing information
+// This file is ptc's, not mvdan.cc/sh's: it replaces upstream's
+// interp/stdin_os.go (see ../CHANGES.md), because GOOS=wasip1 has no
+// os.Pipe: without it every pipeline, $(…) and here-document fails with
+// "pipe: not implemented". It provides the same three functions and the
+// stdinFile type, backed by in-memory pipes, on every platform, so the
+// host's tests run the pipes the guest ships.
 
 //go:build !js
 
@@ -7,57 +11,42 @@ package interp
 
 import (
 	"io"
-	"os"
-
-	"golang.org/x/term"
+	"time"
 )
 
-// stdinFile is the runner's standard input. Outside of js/wasm it is
-// always an [*os.File]: the only type that subprocesses can inherit,
-// and one supporting cancellable reads via [os.File.SetReadDeadline].
-type stdinFile = *os.File
-
-// newPipe returns an OS pipe; both ends are [*os.File] so they can
-// be inherited by subprocesses.
-func newPipe() (stdinFile, *os.File, error) {
-	return os.Pipe()
+// stdinFile is what the runner reads standard input from. In the sandbox
+// any reader will do: there are no subprocesses to inherit a descriptor.
+type stdinFile interface {
+	io.ReadCloser
+	SetReadDeadline(t time.Time) error
 }
 
-// newStdinFile converts a reader into the runner's stdin. Readers
-// other than [*os.File] require an [os.Pipe] and a copying goroutine,
-// as an [os.File] is the only way to share a reader with subprocesses.
+// memReader gives a plain reader the stdinFile methods. Deadlines are not
+// supported; the read builtin only uses them to unblock on cancellation.
+type memReader struct{ io.Reader }
+
+func (m memReader) Close() error {
+	if c, ok := m.Reader.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+func (memReader) SetReadDeadline(time.Time) error { return nil }
+
+// newPipe connects a pipeline stage to the next one in memory.
+func newPipe() (stdinFile, *io.PipeWriter, error) {
+	r, w := io.Pipe()
+	return memReader{r}, w, nil
+}
+
+// newStdinFile uses r directly: no copy through an OS pipe is needed.
 func newStdinFile(r io.Reader) (stdinFile, error) {
-	switch r := r.(type) {
-	case *os.File:
-		return r, nil
-	case nil:
+	if r == nil {
 		return nil, nil
-	default:
-		pr, pw, err := os.Pipe()
-		if err != nil {
-			return nil, err
-		}
-		go func() {
-			io.Copy(pw, r)
-			pw.Close()
-		}()
-		return pr, nil
 	}
+	return memReader{r}, nil
 }
 
-// stdinTerminal returns the file descriptor of the shell's stdin
-// if it is a terminal.
-// Note that we only call [os.File.Fd] on character devices,
-// as it stops [os.File.SetReadDeadline] from working,
-// which [Runner.readLine] needs to cancel blocking reads.
-func stdinTerminal(stdin stdinFile) (int, bool) {
-	if stdin == nil {
-		return -1, false
-	}
-	fi, err := stdin.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return -1, false
-	}
-	fd := int(stdin.Fd())
-	return fd, term.IsTerminal(fd)
-}
+// stdinTerminal reports that the sandbox never has a terminal.
+func stdinTerminal(stdinFile) (int, bool) { return -1, false }

@@ -45,7 +45,31 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 			}
 			return ""
 		}
-		if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
+		if x.Op == syntax.AndTest || x.Op == syntax.OrTest {
+			// ptc: && and || short-circuit, as in bash; upstream
+			// evaluated both sides, running $(...) on the right.
+			lhs := r.bashTest(ctx, x.X, classic) != ""
+			if lhs == (x.Op == syntax.OrTest) {
+				return map[bool]string{true: "1", false: ""}[lhs]
+			}
+			return r.bashTest(ctx, x.Y, classic)
+		}
+		lhs, rhs := r.bashTest(ctx, x.X, classic), ""
+		if yw, ok := x.Y.(*syntax.Word); ok && x.Op == syntax.TsReMatch && !classic {
+			// ptc: quoted parts of the regex match literally (ptc_literal.go).
+			var err error
+			rhs, err = expand.Regexp(r.ecfg, yw)
+			r.expandErr(err)
+		} else {
+			rhs = r.bashTest(ctx, x.Y, classic)
+		}
+		if !classic {
+			// ptc: [[ x -eq y ]] compares arithmetic values (ptc_testcmd.go).
+			if res, ok := r.dbracketInts(x.Op, lhs, rhs); ok {
+				return map[bool]string{true: "1", false: ""}[res]
+			}
+		}
+		if r.binTest(ctx, x.Op, lhs, rhs) {
 			return "1"
 		}
 		return ""
@@ -68,6 +92,8 @@ func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y st
 		}
 		m := re.FindStringSubmatch(x)
 		if m == nil {
+			// ptc: a failed match empties BASH_REMATCH, as in bash.
+			r.setVar("BASH_REMATCH", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{}})
 			return false
 		}
 		vr := expand.Variable{
@@ -198,12 +224,10 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 	case syntax.TsNempStr:
 		return x != ""
 	case syntax.TsOptSet:
-		if opt := r.posixOptByName(x); opt != nil {
-			return *opt
-		}
-		return false
+		on, _ := r.setOValue(x) // ptc: every set -o name (ptc_shopt.go)
+		return on
 	case syntax.TsVarSet:
-		return r.lookupVar(x).IsSet()
+		return r.varIsSet(x) // ptc: also NAME[SUB] (ptc_assign.go)
 	case syntax.TsRefVar:
 		return r.lookupVar(x).Kind == expand.NameRef
 	case syntax.TsNot:

@@ -25,7 +25,7 @@ func (r *Runner) tracer() *tracer {
 
 	return &tracer{
 		printer:   syntax.NewPrinter(),
-		output:    r.stderr,
+		output:    r.traceOutput(), // ptc: not the command's own 2> (ptc_fds.go)
 		needsPlus: true,
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 func TestRunnerTerminalStdIO(t *testing.T) {
 	t.Parallel()
+	t.Skip(forkNoTerminal)
 
 	tests := []struct {
 		name  string
@@ -86,6 +87,7 @@ func TestRunnerTerminalStdIO(t *testing.T) {
 
 func TestRunnerTerminalExec(t *testing.T) {
 	t.Parallel()
+	t.Skip(forkNoTerminal)
 	tests := []struct {
 		name  string
 		start func(*testing.T, *exec.Cmd) io.Reader

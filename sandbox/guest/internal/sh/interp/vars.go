@@ -48,6 +48,10 @@ type overlayEnviron struct {
 	// We need to know if the current scope is a function's scope, because
 	// functions can modify global variables. When true, [parent] must not be nil.
 	funcScope bool
+
+	// ptc: IFS as Get last resolved it, until the next Set (ptc_ifs.go).
+	ifs       expand.Variable
+	ifsCached bool
 }
 
 // namedVariable records the original name of a variable for platforms
@@ -69,7 +73,8 @@ func (o *overlayEnviron) normalize(name string) string {
 	return name
 }
 
-func (o *overlayEnviron) Get(name string) expand.Variable {
+// getUncached is upstream's Get (ptc: Get, in ptc_ifs.go, keeps IFS).
+func (o *overlayEnviron) getUncached(name string) expand.Variable {
 	normalized := o.normalize(name)
 	if vr, ok := o.values[normalized]; ok {
 		return vr.Variable
@@ -81,6 +86,7 @@ func (o *overlayEnviron) Get(name string) expand.Variable {
 }
 
 func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
+	o.ifsCached = false // ptc: any write may change what IFS resolves to (ptc_ifs.go)
 	normalized := o.normalize(name)
 	prev, inOverlay := o.values[normalized]
 	// Manipulation of a global var inside a function.
@@ -175,7 +181,7 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(int(r.lastExit.code))
 	case "-":
 		// Note that we don't support some of Bash's flags, such as h or B.
-		vr.Kind, vr.Str = expand.String, r.posixOptFlags()
+		vr.Kind, vr.Str = expand.String, r.dollarDash() // ptc: bash's letters (ptc_shopt.go)
 	case "$":
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(os.Getpid())
 	case "PPID":
@@ -213,6 +219,9 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 	}
 	if vr.Kind != expand.Unknown {
 		vr.Set = true
+		return vr
+	}
+	if vr, ok := r.specialVar(name); ok { // ptc: FUNCNAME, BASHPID (ptc_vars.go)
 		return vr
 	}
 	if vr := r.writeEnv.Get(name); vr.Declared() {
@@ -282,8 +291,9 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 				&syntax.Lit{Value: "0"},
 			}}
 		case expand.Associative:
+			// ptc: like $A, A=x means the key "0"; upstream used "".
 			index = &syntax.Word{Parts: []syntax.WordPart{
-				&syntax.DblQuoted{},
+				&syntax.Lit{Value: "0"},
 			}}
 		}
 	}
@@ -308,11 +318,13 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 	case expand.Associative:
 		// if the existing variable is already an AssocArray, try our
 		// best to convert the key to a string
-		w, ok := index.(*syntax.Word)
-		if !ok {
+		// ptc: an expression subscript is a key too (A[i+1]=x); upstream
+		// silently dropped the assignment.
+		k, err := expand.AssocKey(r.ecfg, index)
+		if err != nil {
+			r.expandErr(err)
 			return
 		}
-		k := r.literal(w)
 
 		// TODO: only clone when inside a subshell and getting a var from outside for the first time
 		prev.Map = maps.Clone(prev.Map)
@@ -320,6 +332,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			prev.Map = make(map[string]string)
 		}
 		prev.Map[k] = valStr
+		prev.Set = true // ptc: as for indexed arrays below
 		r.setVar(name, prev)
 		return
 	}
@@ -333,6 +346,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		}
 	}
 	list, indexes = internal.SetIndexedElem(list, indexes, k, valStr)
+	prev.Set = true // ptc: upstream left a[0]=x declared but unset
 	prev.Kind = expand.Indexed
 	prev.List = list
 	prev.Indexes = indexes
@@ -392,7 +406,7 @@ func (r *Runner) unsetElem(name, sub string) {
 		}
 		// TODO: only clone when inside a subshell and getting a var from outside for the first time
 		vr.Map = maps.Clone(vr.Map)
-		delete(vr.Map, sub)
+		delete(vr.Map, r.subscriptKey(sub)) // ptc: unset 'A["k"]' and 'A[$k]' expand the key
 		r.setVar(name, vr)
 	case expand.String:
 		// A scalar can be unset via subscript zero.
@@ -432,7 +446,18 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	}
 	prev.Set = true
 	if as.Value != nil {
-		s := r.literal(as.Value)
+		// ptc: tildes after '=' and ':' expand, as in bash (x=a:~/b).
+		s, err := expand.LiteralAssign(r.ecfg, as.Value)
+		r.expandErr(err)
+		if as.Index != nil {
+			// ptc: a[i]=x and a[i]+=x assign one element; upstream's
+			// += on an element dropped the old value (A[k]+=x gave x,
+			// or "" for associative arrays).
+			if as.Append {
+				s = r.elemValue(name, as.Index) + s
+			}
+			return name, expand.Variable{Set: true, Kind: expand.String, Str: s}
+		}
 		if !as.Append {
 			prev.Kind = expand.String
 			if valType == "-n" {
@@ -470,22 +495,40 @@ func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign,
 	elems := as.Array.Elems
 	if valType == "" {
 		valType = "-a" // indexed
-		if len(elems) > 0 && stringIndex(elems[0].Index) {
+		if len(elems) > 0 && stringIndex(elems[0].Index) || prev.Kind == expand.Associative {
+			// ptc: A=(...) on an associative array stays associative.
 			valType = "-A" // associative
 		}
 	}
 	if valType == "-A" {
 		amap := make(map[string]string, len(elems))
-		for _, elem := range elems {
-			k := r.literal(elem.Index.(*syntax.Word))
-			amap[k] = r.literal(elem.Value)
+		if as.Append && prev.Kind == expand.Associative {
+			amap = maps.Clone(prev.Map) // ptc: A+=([k]=v) adds to A
+			if amap == nil {
+				amap = map[string]string{}
+			}
 		}
-		if !as.Append {
+		if len(elems) > 0 && elems[0].Index == nil {
+			// ptc: bash 5.1's A=(k1 v1 k2 v2).
+			fields := r.fields(assocPairWords(elems)...)
+			for i := 0; i < len(fields); i += 2 {
+				v := ""
+				if i+1 < len(fields) {
+					v = fields[i+1]
+				}
+				amap[fields[i]] = v
+			}
 			prev.Kind = expand.Associative
 			prev.Map = amap
 			return name, prev
 		}
-		// TODO
+		for _, elem := range elems {
+			k, err := expand.AssocKey(r.ecfg, elem.Index) // ptc: upstream panics on A=([i+1]=x)
+			r.expandErr(err)
+			amap[k] = r.literal(elem.Value)
+		}
+		prev.Kind = expand.Associative
+		prev.Map = amap
 		return name, prev
 	}
 	// The base array which the new elements are set on; empty unless

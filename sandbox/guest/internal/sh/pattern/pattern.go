@@ -463,7 +463,9 @@ func QuoteMeta(pat string, mode Mode) string {
 loop:
 	for _, r := range pat {
 		switch r {
-		case '*', '?', '[', '\\':
+		case '*', '?', '[', '\\', '(', ')', '|':
+			// ptc: parentheses and | too, so quoted text cannot form an
+			// extended pattern: [[ x == *'()' ]] was *() (extglob).
 			needsEscaping = true
 			break loop
 		}
@@ -474,7 +476,7 @@ loop:
 	var sb strings.Builder
 	for _, r := range pat {
 		switch r {
-		case '*', '?', '[', '\\':
+		case '*', '?', '[', '\\', '(', ')', '|':
 			sb.WriteByte('\\')
 		}
 		sb.WriteRune(r)
