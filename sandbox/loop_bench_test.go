@@ -25,7 +25,7 @@ var shellLoops = []struct{ name, script string }{
 // BenchmarkShellLoops times shell loops in the guest against the host's
 // bash -c in the same run: the cost of the interpreter itself, with no
 // file or process work in the loop. The guest is the tree's (built by
-// testguest), so a change to the interpreter overlay is measured before it
+// testguest), so a change to the interpreter is measured before it
 // is embedded.
 //
 //	go test -run '^$' -bench ShellLoops -benchtime 5x ./sandbox/

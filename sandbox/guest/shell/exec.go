@@ -205,7 +205,7 @@ func (c *cmd) devReader(name string) (r io.Reader, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	r, _, _ = extraFD(c.hc, fd)
+	r, _, _ = c.hc.PtcFD(fd)
 	return r, true
 }
 
@@ -287,21 +287,6 @@ func (c *cmd) eachFile(n string, buf []byte, f func(name string, r io.Reader) er
 	return buf, f(n, file)
 }
 
-// fdSource is what the guest's interpreter overlay adds to
-// interp.HandlerContext: the command's descriptors above 2. The unpatched
-// module (native tests) has no such method, so it is asserted at run time.
-type fdSource interface {
-	PtcFD(n int) (io.Reader, io.Writer, bool)
-}
-
-// extraFD returns descriptor n of the command hc runs, if the shell has it.
-func extraFD(hc interp.HandlerContext, n int) (io.Reader, io.Writer, bool) {
-	if s, ok := any(hc).(fdSource); ok {
-		return s.PtcFD(n)
-	}
-	return nil, nil, false
-}
-
 // openWrite opens a named output with flag (os.O_TRUNC, os.O_APPEND...):
 // /dev/null, /dev/stdout, /dev/stderr and /dev/fd/N (what >(cmd) expands
 // to) are the command's own streams, anything else a file. Builtins that
@@ -318,7 +303,7 @@ func (c *cmd) openWrite(name string, flag int) (io.WriteCloser, error) {
 		w = c.stderr
 	case strings.HasPrefix(p, "/dev/fd/"):
 		if fd, err := strconv.Atoi(p[len("/dev/fd/"):]); err == nil {
-			_, w, _ = extraFD(c.hc, fd)
+			_, w, _ = c.hc.PtcFD(fd)
 			if w == nil {
 				return nil, &os.PathError{Op: "open", Path: name, Err: errors.New("Bad file descriptor")}
 			}

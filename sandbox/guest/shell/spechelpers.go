@@ -31,9 +31,9 @@ var specCommands = func() map[string]builtinFunc {
 }()
 
 // fd is the reader behind descriptor n of the command, if the shell set
-// one up (the interpreter overlay's HandlerContext.PtcFD).
+// one up (the interpreter's HandlerContext.PtcFD).
 func (c *cmd) fd(n int) (io.Reader, error) {
-	if r, _, ok := extraFD(c.hc, n); ok && r != nil {
+	if r, _, ok := c.hc.PtcFD(n); ok && r != nil {
 		return r, nil
 	}
 	return nil, fmt.Errorf("descriptor %d is not open", n)

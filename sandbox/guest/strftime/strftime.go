@@ -2,10 +2,9 @@
 // with the GNU flags: the guest's date +FORMAT and its shell's printf
 // %(FORMAT)T both format with it (date with GNU date's additions).
 //
-// It lives outside internal/ and imports only the standard library
-// because the interpreter overlay (files added to mvdan.cc/sh's interp
-// package when the guest is built) imports it: a package of another
-// module may not import this module's internal packages.
+// It imports only the standard library: the guest's interpreter
+// (sandbox/guest/internal/sh/interp, a fork of mvdan.cc/sh's) imports it,
+// and the fork's packages keep to upstream's dependencies and ours.
 package strftime
 
 import (
