@@ -114,25 +114,19 @@ func runTokens(ctx context.Context, home *harness.Home, fx *Fixture, workspace, 
 // summarise sums the prompt tokens of every model request of a session
 // and checks that no tool call failed.
 func summarise(events []session.Event, text string) (PresetRun, error) {
-	run := PresetRun{Answer: text}
+	usage := session.SumUsage(events)
+	run := PresetRun{Answer: text, InputTokens: usage.All.InputTokens, Requests: usage.Requests}
 	for _, ev := range events {
-		switch ev.Type {
-		case session.TypeAssistantMessage:
-			var d session.AssistantMessage
-			if err := json.Unmarshal(ev.Data, &d); err != nil {
-				return run, err
-			}
-			run.InputTokens += d.Usage.InputTokens
-			run.Requests++
-		case session.TypeToolResult:
-			var d session.ToolResult
-			if err := json.Unmarshal(ev.Data, &d); err != nil {
-				return run, err
-			}
-			run.ToolCalls++
-			if d.IsError {
-				return run, fmt.Errorf("tool %s failed: %s", d.Name, firstText(d.Content))
-			}
+		if ev.Type != session.TypeToolResult {
+			continue
+		}
+		var d session.ToolResult
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			return run, err
+		}
+		run.ToolCalls++
+		if d.IsError {
+			return run, fmt.Errorf("tool %s failed: %s", d.Name, firstText(d.Content))
 		}
 	}
 	return run, nil

@@ -158,7 +158,7 @@ func (m *Model) load() {
 	}
 	m.tr.turnRunning = false
 	id := termsafe.Line(m.be.ID())
-	if m.tr.usage.answers > 0 {
+	if m.tr.usage.Requests > 0 {
 		m.tr.notice(toneInfo, "resumed session "+id+" — the earlier turns are above")
 	} else {
 		m.tr.notice(toneInfo, "session "+id+" · /help · ctrl+c cancels, twice exits")

@@ -83,6 +83,7 @@ func (t *transcript) apply(it item) {
 		return
 	}
 	t.lastSeq = ev.Seq
+	t.usage.Fold(ev)
 	switch ev.Type {
 	case session.TypeTurnStart:
 		t.turnRunning = true
@@ -166,11 +167,6 @@ func (t *transcript) apply(it item) {
 		if decode(ev, &d) {
 			t.notice(toneInfo, "compacting the context ("+d.Trigger+")…")
 		}
-	case session.TypeCompactionSummary:
-		var d session.CompactionSummary
-		if decode(ev, &d) {
-			t.usage.add(d.Usage)
-		}
 	case session.TypeCompactionEnd:
 		var d session.CompactionEnd
 		if decode(ev, &d) {
@@ -249,7 +245,6 @@ func (t *transcript) assistantMessage(d session.AssistantMessage) {
 	if d.Interrupted && t.liveText != nil {
 		t.liveText.text += "\n\n*(interrupted)*"
 	}
-	t.usage.add(d.Usage)
 	t.endStreaming()
 }
 

@@ -5,47 +5,32 @@ import (
 
 	"github.com/ptc-dev/ptc/internal/termsafe"
 
-	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
-// usageTotals sums the usage of a session's answers (compaction summaries
-// included). Answers the provider did not price (a script, a server the
-// adapter does not price) are kept apart, so the status line can price
-// them by the model table.
-type usageTotals struct {
-	all      llm.Usage
-	unpriced llm.Usage
-	answers  int
-}
-
-func (u *usageTotals) add(x llm.Usage) {
-	u.all.Add(x)
-	if x.CostUSD == 0 {
-		u.unpriced.Add(x)
-	}
-	u.answers++
-}
+// usageTotals is the session's usage (session.UsageTotal: answers and
+// compaction summaries), priced for the status line and /cost.
+type usageTotals struct{ session.UsageTotal }
 
 // cost is the session's cost in US dollars and whether it is known: the
 // providers' own figures plus the unpriced answers at the model's prices.
 func (u usageTotals) cost(m models.Model) (float64, bool) {
-	usd := u.all.CostUSD
+	usd := u.All.CostUSD
 	if !m.Priced() {
 		// Only what providers priced themselves is known.
 		return usd, usd > 0
 	}
-	return usd + m.Cost(u.unpriced), true
+	return usd + m.Cost(u.Unpriced), true
 }
 
 // cacheShare is the part of the input served from the provider's cache,
 // in percent.
 func (u usageTotals) cacheShare() int {
-	if u.all.InputTokens <= 0 {
+	if u.All.InputTokens <= 0 {
 		return 0
 	}
-	return u.all.CacheHitTokens * 100 / u.all.InputTokens
+	return u.All.CacheHitTokens * 100 / u.All.InputTokens
 }
 
 // kilo is Tokens, short for the views.
@@ -97,5 +82,5 @@ func costReport(u usageTotals, m models.Model) string {
 		price = dollars(usd)
 	}
 	return fmt.Sprintf("%d answers · input %d tokens (%d from the cache, %d%%) · output %d tokens (%d reasoning) · cost %s",
-		u.answers, u.all.InputTokens, u.all.CacheHitTokens, u.cacheShare(), u.all.OutputTokens, u.all.ReasoningTokens, price)
+		u.Requests, u.All.InputTokens, u.All.CacheHitTokens, u.cacheShare(), u.All.OutputTokens, u.All.ReasoningTokens, price)
 }

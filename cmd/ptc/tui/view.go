@@ -78,7 +78,7 @@ func (m *Model) statusLine() string {
 	}
 	parts := []part{
 		{termsafe.Clip(shortModel(s.Model), 32), 3}, {termsafe.Line(s.Preset), 5}, {termsafe.Line(s.Sandbox), 2},
-		{fmt.Sprintf("↑%s ↓%s", kilo(u.all.InputTokens), kilo(u.all.OutputTokens)), 0},
+		{fmt.Sprintf("↑%s ↓%s", kilo(u.All.InputTokens), kilo(u.All.OutputTokens)), 0},
 		{fmt.Sprintf("%d%% cached", u.cacheShare()), 4}, {cost, 0}, {contextUse(m.tr.meter, model), 1},
 	}
 	if m.tr.ext.planMode {
