@@ -4,16 +4,16 @@ import "github.com/ptc-dev/ptc/runtime/llm"
 
 // Event types of long sessions: the context meter, pruned tool results and
 // compaction (see runtime/compact). Names are part of the public format.
-const (
+var (
 	// TypeContextMeter records the expected size of the request about to
 	// be sent, logged with every request.
-	TypeContextMeter = "context/meter"
+	TypeContextMeter = eventType("context/meter")
 	// TypeToolPruned replaces the content of one tool/result on the
 	// surface by a shorter text; the original event stays in the log.
-	TypeToolPruned        = "tool/pruned"
-	TypeCompactionStart   = "compaction/start"
-	TypeCompactionSummary = "compaction/summary"
-	TypeCompactionEnd     = "compaction/end"
+	TypeToolPruned        = eventType("tool/pruned")
+	TypeCompactionStart   = eventType("compaction/start")
+	TypeCompactionSummary = eventType("compaction/summary")
+	TypeCompactionEnd     = eventType("compaction/end")
 )
 
 // Compaction triggers.

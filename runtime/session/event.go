@@ -39,28 +39,30 @@ type Header struct {
 }
 
 // Event types. Names are part of the public format: add, never rename.
-const (
-	TypeTurnStart        = "turn/start"
-	TypeTurnEnd          = "turn/end"
-	TypeStepStart        = "step/start"
-	TypeStepEnd          = "step/end"
-	TypeUserMessage      = "user/message"
-	TypeAssistantChunk   = "assistant/chunk"
-	TypeAssistantAttempt = "assistant/attempt"
-	TypeAssistantMessage = "assistant/message"
-	TypeToolCall         = "tool/call"
-	TypeToolResult       = "tool/result"
-	TypePtcDispatchStart = "tool/ptc-dispatch-start"
-	TypePtcDispatch      = "tool/ptc-dispatch"
-	TypePtcLog           = "tool/ptc-log"
-	TypeRequestHeader    = "request/header"
-	TypeEndSeed          = "session/end-seed"
-	TypeSandboxMode      = "sandbox/mode"
-	TypeApprovalPolicy   = "approval/policy"
-	TypeApprovalAsked    = "approval/asked"
-	TypeApprovalDecided  = "approval/decided"
-	TypeLLMRetry         = "llm/retry"
-	TypeTodoWrite        = "todo/write"
+// Each is declared with eventType, which registers it for Validate (a log
+// holding a type this build does not know refuses to load).
+var (
+	TypeTurnStart        = eventType("turn/start")
+	TypeTurnEnd          = eventType("turn/end")
+	TypeStepStart        = eventType("step/start")
+	TypeStepEnd          = eventType("step/end")
+	TypeUserMessage      = eventType("user/message")
+	TypeAssistantChunk   = eventType("assistant/chunk")
+	TypeAssistantAttempt = eventType("assistant/attempt")
+	TypeAssistantMessage = eventType("assistant/message")
+	TypeToolCall         = eventType("tool/call")
+	TypeToolResult       = eventType("tool/result")
+	TypePtcDispatchStart = eventType("tool/ptc-dispatch-start")
+	TypePtcDispatch      = eventType("tool/ptc-dispatch")
+	TypePtcLog           = eventType("tool/ptc-log")
+	TypeRequestHeader    = eventType("request/header")
+	TypeEndSeed          = eventType("session/end-seed")
+	TypeSandboxMode      = eventType("sandbox/mode")
+	TypeApprovalPolicy   = eventType("approval/policy")
+	TypeApprovalAsked    = eventType("approval/asked")
+	TypeApprovalDecided  = eventType("approval/decided")
+	TypeLLMRetry         = eventType("llm/retry")
+	TypeTodoWrite        = eventType("todo/write")
 )
 
 // Turn end reasons.

@@ -1,7 +1,11 @@
 package session
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -42,4 +46,60 @@ func jsonNames(t reflect.Type) []string {
 		}
 	}
 	return names
+}
+
+// TestEveryEventTypeIsRegistered reads this package's source: every
+// Type… name must be a variable declared with eventType, so that no event
+// type can be added that Validate would refuse.
+func TestEveryEventTypeIsRegistered(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || (g.Tok != token.CONST && g.Tok != token.VAR) {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, id := range vs.Names {
+					if !strings.HasPrefix(id.Name, "Type") || !id.IsExported() {
+						continue
+					}
+					declared++
+					var value ast.Expr
+					if i < len(vs.Values) {
+						value = vs.Values[i]
+					}
+					if g.Tok != token.VAR || !callsEventType(value) {
+						t.Errorf("%s: %s is not declared as var %s = eventType(\"…\"); a log holding it would refuse to load", fset.Position(id.Pos()), id.Name, id.Name)
+					}
+				}
+			}
+		}
+	}
+	if declared != len(knownTypes) || declared < 30 {
+		t.Fatalf("%d Type… declarations, %d registered types", declared, len(knownTypes))
+	}
+}
+
+// callsEventType reports whether e is a call eventType(…).
+func callsEventType(e ast.Expr) bool {
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := c.Fun.(*ast.Ident)
+	return ok && fn.Name == "eventType"
 }

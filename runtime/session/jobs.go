@@ -2,17 +2,17 @@ package session
 
 // Event types of background jobs and terminals (issue 22). Names are
 // part of the public format: add, never rename.
-const (
+var (
 	// TypeJobStart and TypeJobEnd bracket a background job: a bash call
 	// with run_in_background. Every job/start gets its job/end: when the
 	// command ends, when it is killed, when the session closes, or, after
 	// ptc died with it running, when the session is next opened.
-	TypeJobStart = "job/start"
-	TypeJobEnd   = "job/end"
+	TypeJobStart = eventType("job/start")
+	TypeJobEnd   = eventType("job/end")
 	// TypeTerminalOpen and TypeTerminalClose bracket a terminal
 	// (terminal_open), closed the same ways.
-	TypeTerminalOpen  = "terminal/open"
-	TypeTerminalClose = "terminal/close"
+	TypeTerminalOpen  = eventType("terminal/open")
+	TypeTerminalClose = eventType("terminal/close")
 )
 
 // Job statuses (JobEnd.Status; a job without a job/end is running).

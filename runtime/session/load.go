@@ -7,21 +7,20 @@ import (
 	"strings"
 )
 
-// knownTypes are the event types this build understands. A log holding any
+// knownTypes are the event types this build understands, filled by
+// eventType as the Type… variables are initialised: declaring a type is
+// registering it, so there is no second list to forget. A log holding any
 // other type (except x- extensions) was written by a newer ptc.
-var knownTypes = map[string]bool{
-	TypeTurnStart: true, TypeTurnEnd: true, TypeStepStart: true, TypeStepEnd: true,
-	TypeUserMessage: true, TypeAssistantChunk: true, TypeAssistantAttempt: true,
-	TypeAssistantMessage: true, TypeToolCall: true, TypeToolResult: true,
-	TypePtcDispatchStart: true, TypePtcDispatch: true, TypePtcLog: true,
-	TypeRequestHeader: true, TypeEndSeed: true, TypeSandboxMode: true,
-	TypeApprovalPolicy: true, TypeApprovalAsked: true, TypeApprovalDecided: true,
-	TypeLLMRetry: true, TypeTodoWrite: true, TypeSettings: true,
-	TypeContextMeter: true, TypeToolPruned: true,
-	TypeCompactionStart: true, TypeCompactionSummary: true, TypeCompactionEnd: true,
-	TypePlanMode: true, TypeGoalCreate: true, TypeGoalUpdate: true, TypeGoalRound: true,
-	TypeSubagentStart: true, TypeSubagentEnd: true,
-	TypeJobStart: true, TypeJobEnd: true, TypeTerminalOpen: true, TypeTerminalClose: true,
+var knownTypes = map[string]bool{}
+
+// eventType registers an event type name and returns it. Every Type…
+// variable of this package is declared with it.
+func eventType(name string) string {
+	if knownTypes[name] {
+		panic("session: event type " + name + " declared twice")
+	}
+	knownTypes[name] = true
+	return name
 }
 
 // ExtensionPrefix marks event types that readers may ignore: a log may hold

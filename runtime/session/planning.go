@@ -2,20 +2,20 @@ package session
 
 // Event types of plan mode, goals and subagents (issue 17). Names are part
 // of the public format: add, never rename.
-const (
+var (
 	// TypePlanMode records plan mode switching on or off.
-	TypePlanMode = "plan/mode"
+	TypePlanMode = eventType("plan/mode")
 	// TypeGoalCreate records a new goal; TypeGoalUpdate every later change
 	// of it (an update_goal call, the round cap); both carry the whole
 	// goal as it is after the change.
-	TypeGoalCreate = "goal/create"
-	TypeGoalUpdate = "goal/update"
+	TypeGoalCreate = eventType("goal/create")
+	TypeGoalUpdate = eventType("goal/update")
 	// TypeGoalRound is appended right before the turn of a goal round.
-	TypeGoalRound = "goal/round"
+	TypeGoalRound = eventType("goal/round")
 	// TypeSubagentStart and TypeSubagentEnd bracket a child session a
 	// subagent call started.
-	TypeSubagentStart = "subagent/start"
-	TypeSubagentEnd   = "subagent/end"
+	TypeSubagentStart = eventType("subagent/start")
+	TypeSubagentEnd   = eventType("subagent/end")
 )
 
 // PlanMode is the data of plan/mode. By says who switched: "user" (--plan,

@@ -6,7 +6,7 @@ import "fmt"
 // a flag that overrides a recorded setting, or between turns (a TUI
 // switching model or sandbox). The header keeps the settings the session
 // was created with; the latest session/settings event wins.
-const TypeSettings = "session/settings"
+var TypeSettings = eventType("session/settings")
 
 // Settings are the choices a session runs with, recorded so that a
 // resumed session continues exactly as it was. The API key is never part
