@@ -26,7 +26,10 @@ type Home struct {
 	models  *models.Table
 	host    *sandbox.Host
 	catalog *session.Catalog
-	closed  bool
+	// sessions, when set, is where the home's sessions live instead of
+	// <dir>/sessions (OpenHomeOn: a fleet's JetStream).
+	sessions session.Sessions
+	closed   bool
 }
 
 // OpenHome returns the home at dir ("" means $PTC_HOME, else ~/.ptc). It
@@ -45,6 +48,18 @@ func OpenHome(dir string) (*Home, error) {
 		return nil, fmt.Errorf("the ptc home %s: %w", dir, err)
 	}
 	return &Home{dir: abs}, nil
+}
+
+// OpenHomeOn is OpenHome for a home whose sessions live in sessions
+// (natsstore.Catalog for a fleet of workers) rather than in its sessions
+// directory; presets, models and the spill area stay under dir.
+func OpenHomeOn(dir string, sessions session.Sessions) (*Home, error) {
+	h, err := OpenHome(dir)
+	if err != nil {
+		return nil, err
+	}
+	h.sessions = sessions
+	return h, nil
 }
 
 // Dir is the home's absolute path.
@@ -116,6 +131,15 @@ func (h *Home) Catalog() *session.Catalog {
 		h.catalog = session.NewCatalog(h.dir)
 	}
 	return h.catalog
+}
+
+// Sessions is where the home's sessions are opened, created and listed:
+// the catalog of its sessions directory, or what OpenHomeOn was given.
+func (h *Home) Sessions() session.Sessions {
+	if h.sessions != nil {
+		return h.sessions
+	}
+	return h.Catalog().AsSessions()
 }
 
 // Close stops the sandbox host. Sessions must be closed first.

@@ -7,9 +7,14 @@ import (
 // serve starts the owner socket: any process may show or follow this
 // session while it runs (package live). A socket that cannot be made
 // (an odd file system) only costs the live view, so it is a notice, not
-// a failure.
+// a failure. A session without a directory (its log is in JetStream) has
+// no socket: its followers subscribe to the store.
 func (s *Session) serve() {
-	srv, err := live.Serve(s.owned.Dir(), s)
+	dir := s.owned.Dir()
+	if dir == "" {
+		return
+	}
+	srv, err := live.Serve(dir, s)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {

@@ -248,7 +248,7 @@ func goesOn(out agent.Outcome) bool {
 // Children lists the sessions started as subagents of session id (from
 // the listing records, so a running child shows as such), oldest first.
 func (h *Home) Children(ctx context.Context, id string) ([]session.Summary, error) {
-	all, err := h.Catalog().List(ctx, session.ListOptions{})
+	all, err := h.Sessions().List(ctx, session.ListOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -90,7 +90,7 @@ func (o Options) withDefaults() Options {
 type Session struct {
 	home  *Home
 	opts  Options
-	owned *session.Owned
+	owned session.Held
 	log   *session.Log
 	feed  *feed
 	srv   *live.Server // the owner socket, nil if it could not be made
@@ -139,20 +139,20 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 	var settings session.Settings
 	var changed []session.Field
 	var preset *presets.Preset
-	cat := home.Catalog()
+	cat := home.Sessions()
 	if opts.Resume == "" {
-		if settings, preset, err = resolveSettings(opts.Settings, set, opts.Getwd); err != nil {
+		var h session.Header
+		if h, preset, s.pinned, err = newHeader(opts.Settings, set, opts.Getenv, opts.Getwd); err != nil {
 			return nil, err
 		}
-		settings, s.pinned = pinModel(settings, opts.Getenv)
-		h := session.Header{Settings: settings}
+		settings = h.Settings
 		if p := opts.Parent; p != nil {
 			h.Parent, h.ParentCall, h.Depth = p.ID, p.CallID, p.Depth+1
 		}
 		if s.owned, err = cat.Create(ctx, h, logOpts); err != nil {
 			return nil, err
 		}
-		s.log = s.owned.Log
+		s.log = s.owned.SessionLog()
 		if err := s.openScope(ctx, preset, true); err != nil {
 			s.owned.Close()
 			return nil, err
@@ -165,7 +165,7 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 		if s.owned, err = cat.Open(ctx, id, logOpts); err != nil {
 			return nil, err
 		}
-		s.log = s.owned.Log
+		s.log = s.owned.SessionLog()
 		recorded, err := s.repair(ctx)
 		if err != nil {
 			s.owned.Close()
@@ -294,6 +294,14 @@ func (s *Session) Warnings() []string { return s.log.Warnings() }
 // Events returns every event so far (a snapshot).
 func (s *Session) Events() []session.Event { return s.log.Events() }
 
+// Record appends one event of typ durably to the session's log, for
+// front ends that keep their own facts there (a fleet worker's
+// worker/start and worker/end). It returns once the event is stored.
+func (s *Session) Record(ctx context.Context, typ string, data any) error {
+	_, err := s.log.AppendDurable(ctx, typ, data)
+	return err
+}
+
 // Subscribe calls fn with every event appended from now on, in seq order,
 // on the appending goroutine (fn must be quick), until the returned stop
 // function is called.
@@ -313,12 +321,19 @@ var ErrBusy = errors.New("a turn is already running in this session")
 // RunGoal): user input queued meanwhile goes first, and the outcome is
 // the last turn's.
 func (s *Session) Run(ctx context.Context, input string) (agent.Outcome, error) {
-	return s.run(ctx, &input, false)
+	return s.run(ctx, &agent.Input{Text: input, Source: session.Source{Kind: "user"}}, false)
+}
+
+// RunInput is Run for input that does not come from the user: a notice
+// from the runtime (a fleet worker taking over a turn another worker was
+// running when it died), logged with its source.
+func (s *Session) RunInput(ctx context.Context, in agent.Input) (agent.Outcome, error) {
+	return s.run(ctx, &in, false)
 }
 
 // run runs input (nil: none) as a turn, or with steering the input waiting
 // for the next step (a subagent's notice), then the goal's rounds.
-func (s *Session) run(ctx context.Context, input *string, steering bool) (agent.Outcome, error) {
+func (s *Session) run(ctx context.Context, input *agent.Input, steering bool) (agent.Outcome, error) {
 	if !s.turn.TryLock() {
 		return agent.Outcome{}, ErrBusy
 	}
@@ -339,10 +354,9 @@ func (s *Session) run(ctx context.Context, input *string, steering bool) (agent.
 		s.mu.Unlock()
 	}()
 	s.scope.stop.Store(false)
-	var first *agent.Input
+	first := input
 	switch {
 	case input != nil:
-		first = &agent.Input{Text: *input, Source: session.Source{Kind: "user"}}
 	case steering:
 		if items := s.inbox.TakeSteering(); len(items) > 0 {
 			first = &items[0]

@@ -74,6 +74,30 @@ func resolveSettings(s session.Settings, set *presets.Set, getwd func() (string,
 	return s, p, nil
 }
 
+// NewHeader is the header a new session of home would be created with
+// from settings: defaults filled from the preset, paths made absolute,
+// the model chosen by the environment pinned (see Open). A fleet client
+// creates a session with it and leaves the running to a worker. The
+// notes are what choosing the model had to say.
+func NewHeader(home *Home, settings session.Settings, getenv func(string) string, getwd func() (string, error)) (session.Header, []string, error) {
+	set, err := home.Presets()
+	if err != nil {
+		return session.Header{}, nil, err
+	}
+	o := Options{Getenv: getenv, Getwd: getwd}.withDefaults()
+	h, _, notes, err := newHeader(settings, set, o.Getenv, o.Getwd)
+	return h, notes, err
+}
+
+func newHeader(settings session.Settings, set *presets.Set, getenv func(string) string, getwd func() (string, error)) (session.Header, *presets.Preset, []string, error) {
+	s, p, err := resolveSettings(settings, set, getwd)
+	if err != nil {
+		return session.Header{}, nil, nil, err
+	}
+	s, notes := pinModel(s, getenv)
+	return session.Header{Settings: s}, p, notes, nil
+}
+
 // pinModel records, for a new session on a real server, the model and
 // base URL the environment chose (DEEPSEEK_API_KEY alone, or
 // OPENAI_BASE_URL), so that resuming it from a shell with other

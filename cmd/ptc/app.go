@@ -33,6 +33,8 @@ type runFlags struct {
 
 	// agentic are plan mode's and goals' flags (agentic.go).
 	agentic agenticFlags
+	// fleet are ptc run's --nats flags (fleetclient.go).
+	fleet fleetRunFlags
 	// answerer and note are how the session talks to the user besides
 	// its events (not flags): approvals and questions (nil: the
 	// terminal's line prompt) and one-line notes (nil: stderr). The TUI

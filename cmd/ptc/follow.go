@@ -18,14 +18,19 @@ import (
 // start of its current turn until its owner closes it.
 func newAttachCmd() *cobra.Command {
 	var home, output string
+	var fo fleetOptions
 	cmd := &cobra.Command{
 		Use:   "attach ID [--output text|json|stream-json]",
 		Short: "Print a running session's events as they happen, until it ends",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if fo.url != "" {
+				return followFleet(c, fo, args[0], output, true)
+			}
 			return followSession(c, home, args[0], output, live.UntilSession)
 		},
 	}
+	fo.register(cmd, false)
 	cmd.Flags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 	cmd.Flags().StringVar(&output, "output", "text", "output format: text, json or stream-json")
 	return cmd

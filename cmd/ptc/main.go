@@ -85,6 +85,8 @@ turn headless; ptc sessions lists earlier sessions and ptc --resume ID continues
 		newAttachCmd(),
 		newBenchCmd(),
 		newMcpCmd(),
+		newWorkerCmd(),
+		newNatsCmd(),
 	)
 	explainArgs(root)
 	return root

@@ -37,10 +37,14 @@ tool activity print as text (commands and the head of each result), or as one JS
 			if err != nil {
 				return err
 			}
+			if f.fleet.url != "" {
+				return runFleet(c, f, input)
+			}
 			return runOnce(c, f, input)
 		},
 	}
 	f.register(cmd)
+	f.fleet.register(cmd)
 	cmd.Flags().StringVar(&f.output, "output", "text", "output format: text, json or stream-json")
 	return cmd
 }

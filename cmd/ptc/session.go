@@ -24,6 +24,8 @@ func newSessionCmd() *cobra.Command {
 		Short: "Show or export one stored session",
 	}
 	cmd.PersistentFlags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
+	var fo fleetOptions
+	fo.register(cmd, true)
 
 	var output string
 	var follow bool
@@ -32,8 +34,14 @@ func newSessionCmd() *cobra.Command {
 		Short: "Print a session's header and events (--follow: and its events as they happen, until the turn ends)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if follow && fo.url != "" {
+				return followFleet(c, fo, args[0], output, false)
+			}
 			if follow {
 				return followSession(c, home, args[0], output, live.UntilTurn)
+			}
+			if fo.url != "" {
+				return showFleet(c, fo, args[0], output)
 			}
 			h, events, err := loadSession(c.Context(), home, args[0])
 			if err != nil {
@@ -66,7 +74,15 @@ func newSessionCmd() *cobra.Command {
 		Short: "Print a session's events as JSON lines",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			_, events, err := loadSession(c.Context(), home, args[0])
+			var events []session.Event
+			var err error
+			if fo.url != "" {
+				var ld session.Loaded
+				ld, err = loadFleet(c.Context(), fo, args[0])
+				events = ld.Events
+			} else {
+				_, events, err = loadSession(c.Context(), home, args[0])
+			}
 			if err != nil {
 				return err
 			}

@@ -15,11 +15,15 @@ import (
 // newSessionsCmd is `ptc sessions`: the stored sessions, newest first.
 func newSessionsCmd() *cobra.Command {
 	var home, output string
+	var fo fleetOptions
 	cmd := &cobra.Command{
 		Use:   "sessions [--output json]",
 		Short: "List stored sessions, most recently updated first",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if fo.url != "" {
+				return listFleet(c, fo, output)
+			}
 			h, err := openHome(home)
 			if err != nil {
 				return err
@@ -33,6 +37,7 @@ func newSessionsCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 	cmd.Flags().StringVar(&output, "output", "text", "output format: text or json")
+	fo.register(cmd, false)
 	return cmd
 }
 
@@ -74,6 +79,8 @@ func statusText(s session.Summary) string {
 	live := "live"
 	if s.Owner.PID > 0 {
 		live = fmt.Sprintf("live (pid %d)", s.Owner.PID)
+	} else if s.Owner.By != "" {
+		live = "live (" + termsafe.String(s.Owner.By) + ")"
 	}
 	if s.Status == session.StatusRunning {
 		return live + ", running"

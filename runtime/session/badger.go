@@ -171,7 +171,7 @@ func (s *BadgerStore) begin(write bool) (func(), error) {
 
 // Create implements Store.
 func (s *BadgerStore) Create(ctx context.Context, h Header) error {
-	if err := checkHeader(h); err != nil {
+	if err := CheckHeader(h); err != nil {
 		return err
 	}
 	done, err := s.begin(true)
@@ -291,7 +291,7 @@ func (s *BadgerStore) Append(ctx context.Context, id string, events []Event, dur
 	if err != nil {
 		return err
 	}
-	if err := checkBatch(id, m.count, events); err != nil {
+	if err := CheckBatch(id, m.count, events); err != nil {
 		return err
 	}
 	need := batchBytes(events)

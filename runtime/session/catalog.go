@@ -111,7 +111,7 @@ func (c *Catalog) Create(ctx context.Context, h Header, opts LogOptions) (*Owned
 	if h.Version == 0 {
 		h.Version = FormatVersion
 	}
-	if err := checkHeader(h); err != nil {
+	if err := CheckHeader(h); err != nil {
 		return nil, err
 	}
 	dir := c.SessionDir(h.ID)
@@ -174,7 +174,7 @@ func (c *Catalog) own(ctx context.Context, dir, id string, opts LogOptions, open
 		lock.release()
 		return nil, err
 	}
-	if err := tr.start(summaryOf(log.Header(), log.Events())); err != nil {
+	if err := tr.start(SummaryOf(log.Header(), log.Events())); err != nil {
 		st.Close()
 		lock.release()
 		return nil, err
@@ -228,7 +228,7 @@ func (c *Catalog) load(ctx context.Context, id string, heal bool) (Loaded, error
 	defer st.Close()
 	ld, err := LoadSession(ctx, st, id)
 	if err == nil && heal {
-		sum := summaryOf(ld.Header, ld.Events)
+		sum := SummaryOf(ld.Header, ld.Events)
 		sum.Closed = true
 		_ = writeMeta(dir, sum) // best effort: a read-only home keeps the old record
 	}
@@ -344,7 +344,7 @@ func (c *Catalog) summary(ctx context.Context, id string) Summary {
 		// No record, or one its owner never finished (it was killed):
 		// the store, which nobody holds, has the truth.
 		if ld, lerr := c.load(ctx, id, true); lerr == nil {
-			s = summaryOf(ld.Header, ld.Events)
+			s = SummaryOf(ld.Header, ld.Events)
 		} else if !usable {
 			s.Status = "unreadable: " + lerr.Error()
 		}

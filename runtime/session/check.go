@@ -15,8 +15,9 @@ type Truncater interface {
 	Truncate(ctx context.Context, id string, n int64) error
 }
 
-// checkHeader rejects headers a store cannot key.
-func checkHeader(h Header) error {
+// CheckHeader rejects headers a store cannot key. Every Store calls it
+// in Create, so all stores refuse the same ids.
+func CheckHeader(h Header) error {
 	if h.ID == "" {
 		return errors.New("create session: the header has no id")
 	}
@@ -26,9 +27,10 @@ func checkHeader(h Header) error {
 	return nil
 }
 
-// checkBatch verifies that events continue a session holding next events
-// and are contiguous among themselves.
-func checkBatch(id string, next int64, events []Event) error {
+// CheckBatch verifies that events continue a session holding next events
+// and are contiguous among themselves (ErrSeqGap otherwise). Every Store
+// calls it in Append.
+func CheckBatch(id string, next int64, events []Event) error {
 	for i, e := range events {
 		if e.Seq != next+int64(i) {
 			return fmt.Errorf("append to session %s: event seq %d, expected %d: %w", id, e.Seq, next+int64(i), ErrSeqGap)

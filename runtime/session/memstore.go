@@ -28,7 +28,7 @@ func NewMemStore() *MemStore {
 
 // Create implements Store.
 func (m *MemStore) Create(ctx context.Context, h Header) error {
-	if err := checkHeader(h); err != nil {
+	if err := CheckHeader(h); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -63,7 +63,7 @@ func (m *MemStore) Append(ctx context.Context, id string, events []Event, durabl
 	if err != nil {
 		return err
 	}
-	if err := checkBatch(id, int64(len(s.events)), events); err != nil {
+	if err := CheckBatch(id, int64(len(s.events)), events); err != nil {
 		return err
 	}
 	s.events = append(s.events, events...)

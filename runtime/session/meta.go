@@ -45,8 +45,9 @@ type Summary struct {
 // titleMax bounds a title in bytes.
 const titleMax = 80
 
-// summarize folds events into s, which starts from a header.
-func (s *Summary) add(e Event) {
+// Add folds one event into s, which starts from a header: the listing
+// record every catalog keeps up to date as a session's events arrive.
+func (s *Summary) Add(e Event) {
 	s.Events = e.Seq + 1
 	if e.Time > s.UpdatedAt {
 		s.UpdatedAt = e.Time
@@ -83,11 +84,11 @@ func newSummary(h Header) Summary {
 	return Summary{Header: h, Settings: h.Settings, UpdatedAt: h.CreatedAt, Status: StatusNew}
 }
 
-// summaryOf folds a whole log.
-func summaryOf(h Header, events []Event) Summary {
+// SummaryOf folds a whole log into its listing record.
+func SummaryOf(h Header, events []Event) Summary {
 	s := newSummary(h)
 	for _, e := range events {
-		s.add(e)
+		s.Add(e)
 	}
 	return s
 }

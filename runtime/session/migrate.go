@@ -177,7 +177,7 @@ func (c *Catalog) copyLegacy(legacy string) error {
 // copyOne copies one session into a hidden directory, then renames it
 // into place.
 func (c *Catalog) copyOne(ctx context.Context, old *BadgerStore, id string) error {
-	if err := checkHeader(Header{ID: id}); err != nil || strings.HasPrefix(id, ".") {
+	if err := CheckHeader(Header{ID: id}); err != nil || strings.HasPrefix(id, ".") {
 		return fmt.Errorf("the id cannot name a directory")
 	}
 	ld, err := LoadSession(ctx, old, id)
@@ -201,7 +201,7 @@ func (c *Catalog) copyOne(ctx context.Context, old *BadgerStore, id string) erro
 	}
 	err = errors.Join(err, st.Close())
 	if err == nil {
-		sum := summaryOf(ld.Header, ld.Events)
+		sum := SummaryOf(ld.Header, ld.Events)
 		sum.Closed = true
 		err = writeMeta(tmp, sum)
 	}

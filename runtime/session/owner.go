@@ -18,10 +18,13 @@ import (
 // stale lock behind.
 const ownerFile = "owner"
 
-// Holder says who has a session open for writing.
+// Holder says who has a session open for writing: a process on this
+// machine (PID), or for a session kept in JetStream the holder of its
+// lease, named by By (a worker and its machine).
 type Holder struct {
-	Live bool `json:"live"`
-	PID  int  `json:"pid,omitempty"`
+	Live bool   `json:"live"`
+	PID  int    `json:"pid,omitempty"`
+	By   string `json:"by,omitempty"`
 }
 
 // owner is a held lock on a session's owner file.

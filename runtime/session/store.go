@@ -20,6 +20,12 @@ var (
 	// ErrNeedsRecovery: a read-only open found a store whose last writer
 	// was killed; only a read-write open can replay and truncate its log.
 	ErrNeedsRecovery = errors.New("session store needs recovery")
+	// ErrConflict: another writer appended to the session first. A store
+	// shared by several processes (natsstore) fences every append on the
+	// session's last stored event; the loser of a race gets this and
+	// nothing of its batch is stored. A store with an owner lock never
+	// returns it (the second writer fails earlier, with ErrLocked).
+	ErrConflict = errors.New("another writer appended to the session first")
 )
 
 // ListOptions filters a listing. Cwd, when set, keeps sessions of that

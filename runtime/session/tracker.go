@@ -44,7 +44,7 @@ func (t *tracker) observe(e Event) {
 		return
 	}
 	untitled := t.sum.Title == ""
-	t.sum.add(e)
+	t.sum.Add(e)
 	if boundary(e.Type) || (untitled && t.sum.Title != "") {
 		t.err = writeMeta(t.dir, t.sum)
 	}
