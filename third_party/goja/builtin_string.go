@@ -229,54 +229,11 @@ func (r *Runtime) stringproto_codePointAt(call FunctionCall) Value {
 func (r *Runtime) stringproto_concat(call FunctionCall) Value {
 	r.checkObjectCoercible(call.This)
 	strs := make([]String, len(call.Arguments)+1)
-	a, u := devirtualizeString(call.This.toString())
-	allAscii := true
-	totalLen := 0
-	if u == nil {
-		strs[0] = a
-		totalLen = len(a)
-	} else {
-		strs[0] = u
-		totalLen = u.Length()
-		allAscii = false
-	}
+	strs[0] = call.This.toString()
 	for i, arg := range call.Arguments {
-		a, u := devirtualizeString(arg.toString())
-		if u != nil {
-			allAscii = false
-			totalLen += u.Length()
-			strs[i+1] = u
-		} else {
-			totalLen += a.Length()
-			strs[i+1] = a
-		}
+		strs[i+1] = arg.toString()
 	}
-
-	if allAscii {
-		var buf strings.Builder
-		buf.Grow(totalLen)
-		for _, s := range strs {
-			buf.WriteString(s.String())
-		}
-		return asciiString(buf.String())
-	} else {
-		buf := make([]uint16, totalLen+1)
-		buf[0] = unistring.BOM
-		pos := 1
-		for _, s := range strs {
-			switch s := s.(type) {
-			case asciiString:
-				for i := 0; i < len(s); i++ {
-					buf[pos] = uint16(s[i])
-					pos++
-				}
-			case unicodeString:
-				copy(buf[pos:], s[1:])
-				pos += s.Length()
-			}
-		}
-		return unicodeString(buf)
-	}
+	return concatAll(strs)
 }
 
 func (r *Runtime) stringproto_endsWith(call FunctionCall) Value {
@@ -463,6 +420,9 @@ func (r *Runtime) stringproto_normalize(call FunctionCall) Value {
 		panic(r.newError(r.getRangeError(), "The normalization form should be one of NFC, NFD, NFKC, NFKD"))
 	}
 
+	if app, ok := s.(*appendString); ok {
+		s = app.flat()
+	}
 	switch s := s.(type) {
 	case asciiString:
 		return s

@@ -329,6 +329,8 @@ func devirtualizeString(s String) (asciiString, unicodeString) {
 			return "", s.u
 		}
 		return asciiString(s.s), nil
+	case *appendString:
+		return s.a, s.u
 	default:
 		panic(unknownStringTypeErr(s))
 	}

@@ -291,6 +291,9 @@ func (s asciiString) Equals(other Value) bool {
 }
 
 func (s asciiString) StrictEquals(other Value) bool {
+	if otherStr, ok := other.(*appendString); ok {
+		other = otherStr.flat()
+	}
 	if otherStr, ok := other.(asciiString); ok {
 		return s == otherStr
 	}

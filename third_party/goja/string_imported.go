@@ -107,6 +107,9 @@ func (i *importedString) Equals(other Value) bool {
 }
 
 func (i *importedString) StrictEquals(other Value) bool {
+	if otherStr, ok := other.(*appendString); ok {
+		other = otherStr.flat()
+	}
 	switch otherStr := other.(type) {
 	case asciiString:
 		if i.u != nil {

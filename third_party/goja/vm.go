@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -1279,7 +1278,7 @@ func (_add) exec(vm *vm) {
 		if !isRightString {
 			rightString = right.toString()
 		}
-		ret = leftString.Concat(rightString)
+		ret = concatTwo(leftString, rightString)
 	} else {
 		switch left := left.(type) {
 		case valueInt:
@@ -5260,47 +5259,17 @@ func (_createArgsRestStash) exec(vm *vm) {
 type concatStrings int
 
 func (n concatStrings) exec(vm *vm) {
-	strs := vm.stack[vm.sp-int(n) : vm.sp]
-	length := 0
-	allAscii := true
-	for i, s := range strs {
-		switch s := s.(type) {
-		case asciiString:
-			length += s.Length()
-		case unicodeString:
-			length += s.Length()
-			allAscii = false
-		case *importedString:
-			s.ensureScanned()
-			if s.u != nil {
-				strs[i] = s.u
-				length += s.u.Length()
-				allAscii = false
-			} else {
-				strs[i] = asciiString(s.s)
-				length += len(s.s)
-			}
-		default:
-			panic(unknownStringTypeErr(s))
-		}
+	vals := vm.stack[vm.sp-int(n) : vm.sp]
+	var small [8]String
+	strs := small[:0]
+	if len(vals) > len(small) {
+		strs = make([]String, 0, len(vals))
 	}
-
+	for _, v := range vals {
+		strs = append(strs, v.(String))
+	}
 	vm.sp -= int(n) - 1
-	if allAscii {
-		var buf strings.Builder
-		buf.Grow(length)
-		for _, s := range strs {
-			buf.WriteString(string(s.(asciiString)))
-		}
-		vm.stack[vm.sp-1] = asciiString(buf.String())
-	} else {
-		var buf unicodeStringBuilder
-		buf.Grow(length)
-		for _, s := range strs {
-			buf.writeString(s.(String))
-		}
-		vm.stack[vm.sp-1] = buf.String()
-	}
+	vm.stack[vm.sp-1] = concatAll(strs)
 	vm.pc++
 }
 
