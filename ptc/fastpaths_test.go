@@ -2,37 +2,77 @@ package ptc
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
 func TestComparatorShapesAreRecognised(t *testing.T) {
+	// plan builds the expected plan from levels written "kind path" with
+	// kind -, locale or cmp, a leading ~ for descending, path dotted.
+	plan := func(levels ...string) *sortPlan {
+		p := &sortPlan{}
+		for _, l := range levels {
+			kind, path, _ := strings.Cut(l, " ")
+			lv := sortLevel{desc: strings.HasPrefix(kind, "~")}
+			lv.kind = map[string]int{"-": keyMinus, "locale": keyLocale, "cmp": keyCompare}[strings.TrimPrefix(kind, "~")]
+			if path != "" {
+				lv.path = strings.Split(path, ".")
+			}
+			p.levels = append(p.levels, lv)
+		}
+		return p
+	}
 	cases := []struct {
 		src  string
 		want *sortPlan
 	}{
-		{"(a, b) => a.n - b.n", &sortPlan{path: []string{"n"}, kind: keyMinus}},
-		{"(a, b) => b.score - a.score", &sortPlan{path: []string{"score"}, desc: true, kind: keyMinus}},
-		{"(x, y) => x.meta.size - y.meta.size", &sortPlan{path: []string{"meta", "size"}, kind: keyMinus}},
-		{"(a, b) => a - b", &sortPlan{kind: keyMinus}},
-		{"(a, b) => b[1] - a[1]", &sortPlan{path: []string{"1"}, desc: true, kind: keyMinus}},
-		{"(a, b) => a[0].localeCompare(b[0])", &sortPlan{path: []string{"0"}, kind: keyLocale}},
-		{"function(a, b) {\n  return a.n - b.n;\n}", &sortPlan{path: []string{"n"}, kind: keyMinus}},
-		{"(a, b) => {\n  return b.n - a.n;\n}", &sortPlan{path: []string{"n"}, desc: true, kind: keyMinus}},
-		{"(a, b) => a.name.localeCompare(b.name)", &sortPlan{path: []string{"name"}, kind: keyLocale}},
-		{"(a, b) => b.localeCompare(a)", &sortPlan{desc: true, kind: keyLocale}},
-		{"(a, b) => a.s < b.s ? -1 : a.s > b.s ? 1 : 0", &sortPlan{path: []string{"s"}, kind: keyCompare}},
-		{"(a, b) => a.s > b.s ? 1 : a.s < b.s ? -1 : 0", &sortPlan{path: []string{"s"}, kind: keyCompare}},
-		{"(a, b) => a.s < b.s ? 1 : a.s > b.s ? -1 : 0", &sortPlan{path: []string{"s"}, desc: true, kind: keyCompare}},
-		{"(a, b) => b.s < a.s ? -1 : b.s > a.s ? 1 : 0", &sortPlan{path: []string{"s"}, desc: true, kind: keyCompare}},
+		{"(a, b) => a.n - b.n", plan("- n")},
+		{"(a, b) => b.score - a.score", plan("~- score")},
+		{"(x, y) => x.meta.size - y.meta.size", plan("- meta.size")},
+		{"(a, b) => a - b", plan("-")},
+		{"(a, b) => b[1] - a[1]", plan("~- 1")},
+		{`(a, b) => a["my key"] - b['my key']`, plan("- my key")},
+		{"(a, b) => a[0].localeCompare(b[0])", plan("locale 0")},
+		{"function(a, b) {\n  return a.n - b.n;\n}", plan("- n")},
+		{"function byN(a, b) { return a.n - b.n }", plan("- n")},
+		{"(a, b) => {\n  return b.n - a.n;\n}", plan("~- n")},
+		{"(a, b) => a.name.localeCompare(b.name)", plan("locale name")},
+		{"(a, b) => b.localeCompare(a)", plan("~locale")},
+		{"(a, b) => a.name.length - b.name.length", plan("- name.length")},
+		{"(a, b) => a.s < b.s ? -1 : a.s > b.s ? 1 : 0", plan("cmp s")},
+		{"(a, b) => a.s > b.s ? 1 : a.s < b.s ? -1 : 0", plan("cmp s")},
+		{"(a, b) => a.s < b.s ? 1 : a.s > b.s ? -1 : 0", plan("~cmp s")},
+		{"(a, b) => b.s < a.s ? -1 : b.s > a.s ? 1 : 0", plan("~cmp s")},
+		{"(a, b) => a.s === b.s ? 0 : a.s < b.s ? -1 : 1", plan("cmp s")},
+		// Chains of levels: the tie-breaks.
+		{"(x, y) => x.team < y.team ? -1 : x.team > y.team ? 1 : y.size - x.size || x.id - y.id", plan("cmp team", "~- size", "- id")},
+		{"(a, b) => a.n - b.n || a.id - b.id", plan("- n", "- id")},
+		{"(a, b) => b.count - a.count || a.name.localeCompare(b.name)", plan("~- count", "locale name")},
+		{"(a, b) => {\n  const d = a.n - b.n;\n  return d !== 0 ? d : a.id - b.id;\n}", plan("- n", "- id")},
+		{"(a, b) => {\n  const d = a.n - b.n;\n  return d;\n}", plan("- n")},
+		{"(a, b) => {\n  const d = a.n - b.n;\n  if (d !== 0) return d;\n  return b.id - a.id;\n}", plan("- n", "~- id")},
+		{"function(a, b) {\n  if (a.x < b.x) return -1;\n  if (a.x > b.x) return 1;\n  return 0;\n}", plan("cmp x")},
+		{"function(a, b) {\n  if (a.x < b.x) { return -1; } else if (a.x > b.x) { return 1; }\n  return a.y - b.y;\n}", plan("cmp x", "- y")},
+		{"(a, b) => a.k === b.k ? a.n - b.n : a.k < b.k ? -1 : 1", plan("cmp k", "- n")},
+		{"(a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0) || b.n - a.n", plan("cmp s", "~- n")},
+		// Not orderings by keys, or not only of the arguments.
 		{"(a, b) => a.n - a.n", nil},
 		{"(a, b) => a.n - b.m", nil},
 		{"(a, b) => a.n - c.n", nil},
 		{"(a, b) => a.s < b.s ? -1 : 1", nil},
 		{"(a, b) => a.s < b.s ? -1 : a.s > b.s ? -1 : 0", nil},
-		{"(a, b) => {\n  const d = a.n - b.n;\n  return d;\n}", nil},
-		{"(a, b) => a.n - b.n || a.id - b.id", nil},
+		{"(a, b) => a.n - b.n || 1", nil},
+		{"(a, b) => order[a.k] - order[b.k]", nil},
+		{"(a, b) => a.n * b.n", nil},
+		{"(a, b) => {\n  const d = a.n - b.n;\n  if (d !== 0) return d;\n}", nil},
+		{"(a, b) => { let a = 1; return a }", nil},
+		{"(a, b) => f(a) - f(b)", nil},
+		{"(a, b) => a.n - b.n // why", nil},
+		{"(a, b) => a?.n - b?.n", nil},
 		{"async (a, b) => a.n - b.n", nil},
+		{"(a, a) => a.n - a.n", nil},
 		{"function sort() { [native code] }", nil},
+		{"(a, b) => `${a}` < `${b}` ? -1 : 1", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.src, func(t *testing.T) {
@@ -82,8 +122,27 @@ return same(ns.slice().sort((a, b) => a - b), refSort(ns, (a, b) => a - b)) && s
 const byString = (a: any, b: any) => { const x = String(a), y = String(b); return x < y ? -1 : x > y ? 1 : 0 };
 const ns = items.map(i => i.n), ss = items.map(i => i.s);
 return same(ns.slice().sort(), refSort(ns, byString)) && same(ss.slice().sort(), refSort(ss, byString))`},
-		{"a comparator of another shape goes through the merge sort", `
-const c = (a: any, b: any) => { const d = a.meta.size - b.meta.size; return d !== 0 ? d : b.id - a.id };
+		{"chains of keys with tie-breaks", `
+const cs = [
+  (x, y) => x.s < y.s ? -1 : x.s > y.s ? 1 : y.n - x.n || x.id - y.id,
+  (a, b) => a.meta.size - b.meta.size || b.s.localeCompare(a.s) || a.id - b.id,
+  (a, b) => { const d = a.n - b.n; return d !== 0 ? d : b.id - a.id },
+  function (a, b) { if (a.meta.size < b.meta.size) return -1; if (a.meta.size > b.meta.size) return 1; return a.f - b.f },
+  (a, b) => a.s === b.s ? b.n - a.n : a.s < b.s ? -1 : 1,
+  (a, b) => a.s.length - b.s.length || a.n - b.n,
+];
+return cs.every(c => same(items.slice().sort(c), refSort(items, c)))`},
+		{"a level whose keys do not fit calls the comparator", `
+const mixed = items.map((i, k) => ({ id: i.id, n: i.n, m: k % 5 === 0 ? String(i.n) : i.n }));
+const c = (a: any, b: any) => a.n - b.n || a.m - b.m || a.id - b.id;
+return same(mixed.slice().sort(c), refSort(mixed, c))`},
+		{"a replaced localeCompare is called", `
+String.prototype.localeCompare = function (this: string, o: string) { return this.length - o.length } as any;
+const c = (a: any, b: any) => a.s.localeCompare(b.s);
+return same(items.slice().sort(c), refSort(items, c))`},
+		{"a comparator of another shape is called", `
+const rank: any = { a: 2, b: 1 };
+const c = (a: any, b: any) => (rank[a.s[0]] ?? 0) - (rank[b.s[0]] ?? 0) || b.id - a.id;
 return same(items.slice().sort(c), refSort(items, c))`},
 		{"keys that do not fit the shape fall back to calling the comparator", `
 const mixed = items.map((i, k) => ({ id: i.id, n: k % 7 === 0 ? String(i.n) : i.n }));
