@@ -276,7 +276,7 @@ func installSort(rt *goja.Runtime) {
 func (s *sorter) sort(call goja.FunctionCall) goja.Value {
 	arr, ok := call.This.(*goja.Object)
 	cmpArg := call.Argument(0)
-	cmpFn, isFn := goja.AssertFunction(cmpArg)
+	_, isFn := goja.AssertFunction(cmpArg)
 	if !ok || arr.ClassName() != "Array" || !(goja.IsUndefined(cmpArg) || isFn) {
 		return s.fallback(call)
 	}
@@ -297,7 +297,7 @@ func (s *sorter) sort(call goja.FunctionCall) goja.Value {
 			sorted, ok = s.byKey(elems, plan)
 		}
 		if !ok {
-			sorted = mergeSort(elems, func(x, y goja.Value) int { return comparison(cmpFn, x, y) })
+			return s.fallback(call) // goja's merge sort calls the comparator from inside the VM
 		}
 	}
 	for i, v := range sorted {
@@ -357,22 +357,6 @@ func (s *sorter) builtinsFor(p *sortPlan) bool {
 		}
 	}
 	return true
-}
-
-// comparison calls a comparator as SortCompare does: NaN counts as equal.
-func comparison(fn goja.Callable, x, y goja.Value) int {
-	v, err := fn(goja.Undefined(), x, y)
-	if err != nil {
-		panic(err)
-	}
-	f := v.ToFloat()
-	switch {
-	case f < 0:
-		return -1
-	case f > 0:
-		return 1
-	}
-	return 0
 }
 
 // keyed is an element's key at one level.
@@ -550,38 +534,4 @@ func utf16Order(r rune) int {
 		return int(r) + 0x110000
 	}
 	return 0xD800 + int(r-0x10000)
-}
-
-// mergeSort is a stable top-down merge sort calling order about
-// n·log2(n) - n times, and once per merge on input already in order.
-func mergeSort(a []goja.Value, order func(x, y goja.Value) int) []goja.Value {
-	buf := make([]goja.Value, len(a))
-	var rec func(lo, hi int)
-	rec = func(lo, hi int) {
-		if hi-lo < 2 {
-			return
-		}
-		mid := (lo + hi) / 2
-		rec(lo, mid)
-		rec(mid, hi)
-		if order(a[mid-1], a[mid]) <= 0 {
-			return
-		}
-		copy(buf[lo:hi], a[lo:hi])
-		i, j, k := lo, mid, lo
-		for i < mid && j < hi {
-			if order(buf[j], buf[i]) < 0 {
-				a[k] = buf[j]
-				j++
-			} else {
-				a[k] = buf[i]
-				i++
-			}
-			k++
-		}
-		k += copy(a[k:], buf[i:mid])
-		copy(a[k:], buf[j:hi])
-	}
-	rec(0, len(a))
-	return a
 }

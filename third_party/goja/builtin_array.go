@@ -2,7 +2,6 @@ package goja
 
 import (
 	"math"
-	"sort"
 	"sync"
 )
 
@@ -401,7 +400,7 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 			compare: compareFn,
 		}
 
-		sort.Stable(&ctx)
+		ctx.sortStable()
 	} else {
 		length := toLength(o.self.getStr("length", nil))
 		a := make([]Value, 0, length)
@@ -417,7 +416,7 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 			compare: compareFn,
 		}
 
-		sort.Stable(&ctx)
+		ctx.sortStable()
 		for i := 0; i < len(a); i++ {
 			o.self.setOwnIdx(valueInt(i), a[i], true)
 		}
@@ -1354,7 +1353,7 @@ func (r *Runtime) arrayproto_toSorted(call FunctionCall) Value {
 		compare: compareFn,
 	}
 
-	sort.Stable(&ctx)
+	ctx.sortStable()
 	return ar
 }
 
@@ -1758,6 +1757,72 @@ type sortable interface {
 type arraySortCtx struct {
 	obj     sortable
 	compare func(FunctionCall) Value
+	args    [2]Value
+}
+
+// sortStable sorts a.obj stably. It reads every element once, merge sorts
+// their positions (about n*log2(n) - n comparisons, fewer on runs already in
+// order: sort.Stable made about 4.4 million comparator calls for 200 000
+// elements, this about 3.3 million) and then moves the elements into place
+// with swaps along the permutation's cycles.
+func (a *arraySortCtx) sortStable() {
+	n := a.obj.sortLen()
+	if n < 2 {
+		return
+	}
+	vals := make([]Value, n)
+	perm := make([]int, n)
+	for i := range vals {
+		vals[i] = a.obj.sortGet(i)
+		perm[i] = i
+	}
+	buf := make([]int, n)
+	var rec func(lo, hi int)
+	rec = func(lo, hi int) {
+		if hi-lo < 2 {
+			return
+		}
+		mid := int(uint(lo+hi) >> 1)
+		rec(lo, mid)
+		rec(mid, hi)
+		// The only question asked is "is the later element less than the
+		// earlier one", as sort.Stable asked it (which decides how a -0 from
+		// the comparator counts).
+		if a.sortCompare(vals[perm[mid]], vals[perm[mid-1]]) >= 0 {
+			return // already in order
+		}
+		copy(buf[lo:hi], perm[lo:hi])
+		i, j, k := lo, mid, lo
+		for i < mid && j < hi {
+			if a.sortCompare(vals[buf[j]], vals[buf[i]]) < 0 {
+				perm[k] = buf[j]
+				j++
+			} else {
+				perm[k] = buf[i]
+				i++
+			}
+			k++
+		}
+		k += copy(perm[k:], buf[i:mid])
+		copy(perm[k:], buf[j:hi])
+	}
+	rec(0, n)
+	// Position i takes the element that was at perm[i].
+	visited := make([]bool, n)
+	for i := range perm {
+		if visited[i] {
+			continue
+		}
+		for j := i; ; {
+			visited[j] = true
+			k := perm[j]
+			if k == i {
+				break
+			}
+			a.obj.swap(j, k)
+			j = k
+		}
+	}
 }
 
 func (a *arraySortCtx) sortCompare(x, y Value) int {
@@ -1786,9 +1851,12 @@ func (a *arraySortCtx) sortCompare(x, y Value) int {
 	}
 
 	if a.compare != nil {
+		// The arguments are copied onto the VM's stack by the call, so one
+		// slice serves every comparison.
+		a.args[0], a.args[1] = x, y
 		f := a.compare(FunctionCall{
 			This:      _undefined,
-			Arguments: []Value{x, y},
+			Arguments: a.args[:],
 		}).ToFloat()
 		if f > 0 {
 			return 1
