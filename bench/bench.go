@@ -30,6 +30,7 @@ type Report struct {
 	Long     *LongSessionResult `json:"long_session,omitempty"`
 	Bash     []BashResult       `json:"bash"`
 	RunCode  RunCodeResult      `json:"run_code"`
+	JS       JSResult           `json:"run_code_vs_node"`
 	EventLog EventLogResult     `json:"event_log"`
 	Seconds  float64            `json:"seconds"`
 	Notes    []string           `json:"notes"`
@@ -44,13 +45,17 @@ type TokenTotal struct {
 }
 
 // sizes are the sample counts of one run.
-type sizes struct{ bash, runCode, nested, events, longSteps int }
+type sizes struct {
+	bash, runCode, nested, events, longSteps int
+	jsScale                                  float64 // of the jsbench workloads
+	jsSamples                                int
+}
 
 func (o Options) sizes() sizes {
 	if o.Quick {
-		return sizes{bash: 40, runCode: 40, nested: 200, events: 100_000, longSteps: 60}
+		return sizes{bash: 40, runCode: 40, nested: 200, events: 100_000, longSteps: 60, jsScale: 0.05, jsSamples: 1}
 	}
-	return sizes{bash: 200, runCode: 200, nested: 1000, events: 1_000_000, longSteps: 200}
+	return sizes{bash: 200, runCode: 200, nested: 1000, events: 1_000_000, longSteps: 200, jsScale: 1, jsSamples: 3}
 }
 
 // Run measures everything and returns the report.
@@ -61,6 +66,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		"tokens: the scripted provider's estimate, request JSON bytes / 4 (system prompt with the SDK section, tool specs, messages), summed over every request of the session",
 		"bash: sandboxed bash tool through the tools Runner, warm pool, 15 ms between calls (back to back: none, instances reused); host: /bin/bash -c of the same command in the same directory",
 		"run_code: through the tools Runner; nested call = (N no-op calls - N awaited promises) / N",
+		"run_code vs node: each workload timed inside the program (not the engine's start), goja and node interleaved, best of the samples; results compared byte for byte; --quick runs them at 1/20 of their size",
 		"long session: standard preset, one 20 KB read per step, 32 k window, with automatic pruning/compaction and with --no-compact; tokens are the provider's input counts summed over every request (summary requests included); cacheable = estimated share repeating the previous request from its start",
 	}}
 	workspace := filepath.Join(o.Scratch, "workspace")
@@ -82,6 +88,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	if rep.RunCode, err = runRunCode(ctx, n.runCode, n.nested); err != nil {
+		return nil, err
+	}
+	if rep.JS, err = runJS(ctx, n.jsScale, n.jsSamples); err != nil {
 		return nil, err
 	}
 	if rep.EventLog, err = runEventLog(ctx, filepath.Join(o.Scratch, "store"), n.events); err != nil {

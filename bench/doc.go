@@ -8,6 +8,9 @@
 //	bash      p50/p99 of the sandboxed bash tool through the tools Runner
 //	          (warm pool) against the host's /bin/bash -c
 //	run_code  p50 of a trivial program and the cost of one nested call
+//	js        the ptc/jsbench workloads (JSON, sorts, Map counting,
+//	          regexps, join, stringify, += and template-literal building)
+//	          in run_code and in Node, interleaved, results compared
 //	eventlog  batched appends into a Badger store and DeriveMessages on a
 //	          large synthetic session
 //

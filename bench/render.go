@@ -47,6 +47,16 @@ func (r *Report) WriteText(w io.Writer) error {
 	row("trivial program p50", ms(r.RunCode.TrivialP50))
 	row("per nested no-op call", fmt.Sprintf("%.1f µs", r.RunCode.NestedCallUs))
 	row()
+	fmt.Fprintf(tw, "run_code vs node, workloads at scale %g, best of %d, %.1f s (target ≤ 10× node)\n", r.JS.Scale, r.JS.Samples, r.JS.Seconds)
+	row("workload", "run_code", "node", "ratio", "same result")
+	for _, j := range r.JS.Rows {
+		node, ratio := "-", "-"
+		if r.JS.Node {
+			node, ratio = ms(j.NodeMs), fmt.Sprintf("%.1f×", j.Ratio)
+		}
+		row(j.Name, ms(j.GojaMs), node, ratio, yes(j.Same))
+	}
+	row()
 	fmt.Fprintf(tw, "Event log, %d-event session (target ≥ 100 k events/s, 1 M derived in ≤ 1 s)\n", r.EventLog.Events)
 	row("batched append (Badger)", fmt.Sprintf("%.0f events/s", r.EventLog.AppendPerSec))
 	row("DeriveMessages", ms(r.EventLog.DeriveMs), fmt.Sprintf("%d messages", r.EventLog.Messages))

@@ -30,3 +30,10 @@ GOOS=wasip1 GOARCH=wasm go vet ./sandbox/guest/cmd/... ./sandbox/guest/internal/
   ./sandbox/guest/fileops/... ./sandbox/guest/hostprog/... ./sandbox/guest/strftime/...
 go test -count=1 ./...
 go test -count=1 -race ./runtime/... ./ptc/... ./harness ./sandbox ./sandbox/rootfs ./sandbox/jobs ./sandbox/term ./toolbox ./cmd/ptc/tui
+
+# run_code's goja is a fork (third_party/goja, its own module, so ./... above
+# leaves it out): the tree must be upstream plus patches/, and goja's own
+# tests must pass on it (~2 s once built; the files the patches change are
+# the string, VM and Array code those tests cover).
+third_party/goja/patches/check.sh
+(cd third_party/goja && go vet . && go test -count=1 .)

@@ -63,6 +63,14 @@ func TestBenchQuickReportsEveryAnchor(t *testing.T) {
 		if rep.RunCode.Samples == 0 || rep.RunCode.TrivialP50 <= 0 {
 			t.Errorf("run_code: %+v", rep.RunCode)
 		}
+		if len(rep.JS.Rows) == 0 || !rep.JS.AllSame {
+			t.Errorf("run_code vs node: %+v", rep.JS)
+		}
+		for _, j := range rep.JS.Rows {
+			if j.GojaMs <= 0 || j.ResultBytes == 0 || rep.JS.Node && j.NodeMs <= 0 {
+				t.Errorf("run_code vs node row %+v", j)
+			}
+		}
 		if rep.EventLog.Events != 100_000 || rep.EventLog.Messages == 0 || rep.EventLog.AppendPerSec <= 0 {
 			t.Errorf("event log: %+v", rep.EventLog)
 		}
