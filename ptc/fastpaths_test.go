@@ -223,3 +223,33 @@ func jsString(s string) string {
 	}
 	return string(append(out, '"'))
 }
+
+func TestStringsBuiltInPlaceAgreeWithJoin(t *testing.T) {
+	cases := []struct{ name, code string }{
+		{"a += loop of 200 000 pieces", `
+let s = ""; const parts: string[] = [];
+for (let i = 0; i < 200000; i++) { s += i + ","; parts.push(i + ",") }
+return s === parts.join("") && s.length === parts.join("").length`},
+		{"template literals onto themselves, with non-ASCII pieces", `
+let s = "", t = "";
+for (let i = 0; i < 20000; i++) { s = ` + "`${s}<${i}é>`" + `; t += "<" + i + "é>" }
+return s === t && s.length === t.length && s.endsWith("<19999é>")`},
+		{"two strings grown from one prefix keep their own tails", `
+let base = ""; for (let i = 0; i < 5000; i++) base += i;
+const a = base + "A", b = base + "B";
+let c = a; for (let i = 0; i < 1000; i++) c += "!";
+return a.endsWith("A") && b.endsWith("B") && c.startsWith(a) && a.length === b.length && base.length + 1 === a.length`},
+		{"concat in a loop", `
+let s = "start"; for (let i = 0; i < 10000; i++) s = s.concat(String(i), ";");
+let t = "start"; for (let i = 0; i < 10000; i++) t += i + ";";
+return s === t`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := runCode(t, echoTools(), Limits{}, c.code)
+			if !o.OK() || string(o.Result) != "true" {
+				t.Fatalf("outcome %+v, result %s", o.Failure, o.Result)
+			}
+		})
+	}
+}

@@ -90,6 +90,14 @@ var hostilePrograms = []hostile{
 		code: "return 'x'.padStart(2 ** 30).length"},
 	{name: "a string doubled until memory runs out", lim: memory, kind: KindMemoryLimit, heavy: true,
 		code: "let s = 'x';\nfor (;;) s += s;"},
+	// Strings built in place (the fork's appendString) are real bytes: the
+	// memory watch sees them grow, whichever way they are concatenated.
+	{name: "a string built with += until memory runs out", lim: memory, kind: KindMemoryLimit,
+		code: "let s = '';\nconst piece = 'y'.repeat(1 << 16);\nfor (;;) s += piece;"},
+	{name: "a template literal doubled until memory runs out", lim: memory, kind: KindMemoryLimit, heavy: true,
+		code: "let s = 'x';\nfor (;;) s = `${s}${s}`;"},
+	{name: "concat onto itself until memory runs out", lim: memory, kind: KindMemoryLimit, heavy: true,
+		code: "let s = 'xé';\nfor (;;) s = s.concat(s, 'z');"},
 	{name: "join of a sparse array of 2^28 holes", lim: memory, kind: KindMemoryLimit, heavy: true,
 		code: "return new Array(2 ** 28).join('abcd').length"},
 	{name: "an array of arrays grown in steps", lim: memory, kind: KindMemoryLimit,
