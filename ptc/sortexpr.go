@@ -20,11 +20,11 @@ import (
 
 // sx is a node of a comparator's expression.
 type sx struct {
-	op   string // sxKey, sxNum, sxStr, sxConst, sxLocale, "?:", or the operator ("-", "||", "u-" for unary minus...)
-	num  float64
-	str  string   // a string literal, or the name of a constant (undefined, null, true, false)
-	side int      // sxKey: 0 for the first parameter, 1 for the second
-	path []string // sxKey: the properties read from the parameter
+	op      string // sxKey, sxNum, sxStr, sxConst, sxLocale, "?:", or the operator ("-", "||", "u-" for unary minus...)
+	num     float64
+	str     string   // a string literal, or the name of a constant (undefined, null, true, false)
+	side    int      // sxKey: 0 for the first parameter, 1 for the second
+	path    []string // sxKey: the properties read from the parameter
 	x, y, z *sx
 }
 
