@@ -20,7 +20,7 @@ import (
 
 // sx is a node of a comparator's expression.
 type sx struct {
-	op      string // sxKey, sxNum, sxStr, sxConst, sxLocale, "?:", or the operator ("-", "||", "u-" for unary minus...)
+	op      string // sxKey, sxNum, sxStr, sxConst, sxLocale, "?:", "local" (a name, until fold resolves it), or the operator ("-", "||", "u-" for unary minus...)
 	num     float64
 	str     string   // a string literal, or the name of a constant (undefined, null, true, false)
 	side    int      // sxKey: 0 for the first parameter, 1 for the second
