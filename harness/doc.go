@@ -11,6 +11,8 @@
 //	Toolset   a preset's tools as a registry, built from toolbox's catalog
 //	          (also for ptc tools/sdk/exec); the session's children are
 //	          the toolbox.Agents the subagent tools drive
+//	Exec      one run_code program against the ptc preset's tools, no model
+//	          (ptc exec); RunShell one command as the bash tool runs it (ptc sh)
 //
 // Settings (session.Settings) are everything needed to continue a session
 // exactly: preset, model and base URL (never the key), workspace, sandbox

@@ -11,9 +11,7 @@ import (
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
-	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/ptc"
-	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
 )
 
@@ -49,35 +47,10 @@ func newExecCmd() *cobra.Command {
 				return err
 			}
 			defer h.Close()
-			set, err := h.Presets()
+			o, spill, err := h.Exec(c.Context(), harness.ExecOptions{Workspace: ws, Mode: m, Network: network, Code: code, Timeout: timeout})
 			if err != nil {
 				return err
 			}
-			preset, err := set.Get("ptc")
-			if err != nil {
-				return err
-			}
-			// A program makes many calls: keep the instance pool (ptc sh,
-			// which runs one command, does without it).
-			host, err := h.Host()
-			if err != nil {
-				return err
-			}
-			reg, err := execRegistry(preset, host, ws, m, network)
-			if err != nil {
-				return err
-			}
-			runner := tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})
-			// Output past the visible cap is saved here, as in a session.
-			spill := h.SpillDir("exec-" + time.Now().UTC().Format("20060102T150405.000000000"))
-			ctx := tools.WithEnv(c.Context(), &tools.Env{Workspace: ws, Dispatcher: runner, SpillDir: spill})
-			names := make([]string, 0)
-			for _, s := range reg.ProgramSpecs() {
-				names = append(names, s.Name)
-			}
-			o := ptc.Run(ctx, ptc.Limits{Timeout: timeout}, ptc.Request{
-				CallID: "exec", Code: code, Tools: names, Dispatcher: runner, Timeout: timeout,
-			})
 			if err := printExec(c.OutOrStdout(), output, o, code, spill); err != nil {
 				return err
 			}
@@ -108,23 +81,6 @@ func readProgram(arg string, stdin io.Reader) (string, error) {
 		return "", fmt.Errorf("cannot read the program: %w", err)
 	}
 	return string(b), nil
-}
-
-// execRegistry builds the ptc preset's tools for programs, run_code left
-// out (the program is already running). Escalations are denied: there is
-// nobody to ask.
-func execRegistry(p *presets.Preset, host *sandbox.Host, ws string, m sandbox.Mode, network bool) (*tools.Registry, error) {
-	reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p, Workspace: ws, Sandbox: string(m), Host: host, Approval: tools.PolicyNever, Network: network})
-	if err != nil {
-		return nil, err
-	}
-	var ts []tools.Tool
-	for _, s := range reg.ProgramSpecs() {
-		if t, ok := reg.Lookup(s.Name); ok {
-			ts = append(ts, t)
-		}
-	}
-	return tools.NewRegistry(tools.PresentPTC, ts...)
 }
 
 // execJSON is the `ptc exec --output json` shape of DESIGN.md §11.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"time"
@@ -33,12 +32,7 @@ func newShCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			host := sandbox.NewHost(sandbox.Config{PoolSize: -1, HostExec: &sandbox.HostExec{}})
-			host.Warm()
-			defer host.Close(context.Background())
-			ctx, cancel := context.WithTimeout(c.Context(), timeout)
-			defer cancel()
-			o, err := toolbox.RunCommand(ctx, host, sandbox.Scope{Workspace: ws, Mode: m, Network: network}, args[0], ws)
+			o, err := harness.RunShell(c.Context(), harness.ShellOptions{Workspace: ws, Mode: m, Network: network, Command: args[0], Timeout: timeout})
 			if err != nil {
 				return err
 			}
