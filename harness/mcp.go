@@ -2,7 +2,9 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"sync"
 
 	"github.com/ptc-dev/ptc/runtime/mcp"
 	"github.com/ptc-dev/ptc/runtime/tools"
@@ -57,4 +59,78 @@ func (h *Home) StartMCP(ctx context.Context, o MCPOptions) (*mcp.Manager, []stri
 	}
 	m, more := mcp.Start(ctx, admitted, mcp.Options{LogDir: h.MCPLogDir(), Workspace: o.Workspace, Version: o.Version, Notify: o.Notify})
 	return m, append(notices, more...), nil
+}
+
+// StartMCP starts the session's MCP servers (Options.MCP): those of the
+// workspace's .mcp.json once approved, the home's and the --mcp-config
+// files'. Their tools join at the next step boundary. The notices say
+// which servers were skipped or did not start; the caller shows them.
+func (s *Session) StartMCP(ctx context.Context) ([]string, error) {
+	if s.servers == nil {
+		return nil, errors.New("the session was opened without MCP options")
+	}
+	o := *s.opts.MCP
+	o.Workspace = s.Settings().Workspace
+	if o.Answerer == nil {
+		o.Answerer = s.opts.Answerer
+	}
+	m, notices, err := s.home.StartMCP(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if m != nil {
+		s.servers.attach(m)
+	}
+	return notices, nil
+}
+
+// mcpSource is the ToolSource of a session's MCP servers. The servers
+// start once the session is open (its workspace holds .mcp.json, also on
+// resume), so the source is attached then and reports a change at the
+// first step boundary.
+type mcpSource struct {
+	mu      sync.Mutex
+	m       *mcp.Manager
+	pending bool
+}
+
+func (s *mcpSource) attach(m *mcp.Manager) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m, s.pending = m, true
+}
+
+func (s *mcpSource) manager() *mcp.Manager {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m
+}
+
+func (s *mcpSource) Tools() []tools.Tool {
+	if m := s.manager(); m != nil {
+		return m.Tools()
+	}
+	return nil
+}
+
+func (s *mcpSource) Refresh(ctx context.Context) bool {
+	s.mu.Lock()
+	m, pending := s.m, s.pending
+	s.pending = false
+	s.mu.Unlock()
+	if m == nil {
+		return false
+	}
+	return m.Refresh(ctx) || pending
+}
+
+// close stops the servers, if any started (nil-safe).
+func (s *mcpSource) close() error {
+	if s == nil {
+		return nil
+	}
+	if m := s.manager(); m != nil {
+		return m.Close()
+	}
+	return nil
 }

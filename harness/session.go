@@ -48,9 +48,14 @@ type Options struct {
 	Hooks agent.Hooks
 	// ExtraTools join the preset's tools (MCP servers and other sources).
 	ExtraTools []tools.Tool
-	// ToolSource supplies tools that may change during the session (MCP
-	// servers); see ToolSource.
+	// ToolSource supplies tools that may change during the session; see
+	// ToolSource. MCP servers come through MCP instead.
 	ToolSource ToolSource
+	// MCP gives the session MCP servers: StartMCP starts them once the
+	// caller is ready to show their approvals and notices, their tools
+	// join at the next step boundary, and Close stops them. Its Workspace
+	// is the session's; a nil Answerer means Options.Answerer.
+	MCP *MCPOptions
 	// Toolset replaces the preset's toolset builder (tests).
 	Toolset func(ToolsetConfig) (*tools.Registry, error)
 	// Parent links a new session to the session and call that started it
@@ -95,6 +100,8 @@ type Session struct {
 	feed  *feed
 	srv   *live.Server // the owner socket, nil if it could not be made
 	scope *scope       // plan mode, the goal, the children (see scope)
+	// servers are the session's MCP servers (Options.MCP), nil without.
+	servers *mcpSource
 
 	// inbox is the session's one queue of input waiting to enter the
 	// log (user follow-ups, subagent notices); every agent a settings
@@ -127,11 +134,19 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 	if err := CheckSettings(opts.Settings); err != nil {
 		return nil, err
 	}
+	var servers *mcpSource
+	if opts.MCP != nil {
+		if opts.ToolSource != nil {
+			return nil, errors.New("a session takes its changing tools from MCP or from a ToolSource, not both")
+		}
+		servers = &mcpSource{}
+		opts.ToolSource = servers
+	}
 	set, err := home.Presets()
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{home: home, opts: opts, feed: newFeed(), inbox: &agent.Inbox{}, wake: make(chan struct{}, 1)}
+	s := &Session{home: home, opts: opts, feed: newFeed(), inbox: &agent.Inbox{}, wake: make(chan struct{}, 1), servers: servers}
 	if opts.Observer != nil {
 		s.feed.subscribe(opts.Observer)
 	}
@@ -455,7 +470,7 @@ func (s *Session) Close() error {
 	s.closed = true
 	s.mu.Unlock()
 	s.scope.children.stopAll()
-	err := errors.Join(s.unserve(), s.owned.Close())
+	err := errors.Join(s.unserve(), s.owned.Close(), s.servers.close())
 	s.feed.close()
 	if err != nil {
 		return fmt.Errorf("session %s: %w", s.ID(), err)

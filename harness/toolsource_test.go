@@ -79,3 +79,31 @@ func TestAToolSourceChangeRebuildsTheSDKAtTheNextStep(t *testing.T) {
 		t.Fatalf("reason %q", headers[1].Reason)
 	}
 }
+
+func TestSessionMCPOptions(t *testing.T) {
+	home := newHome(t)
+	model := "script:" + writeScript(t, t.TempDir(), "hi")
+	t.Run("MCP and a ToolSource together are refused", func(t *testing.T) {
+		_, err := harness.Open(context.Background(), home, harness.Options{Settings: session.Settings{Model: model, Workspace: t.TempDir()},
+			Toolset: noTools, MCP: &harness.MCPOptions{}, ToolSource: &changingSource{}})
+		if err == nil || !strings.Contains(err.Error(), "not both") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("StartMCP without MCP options says so", func(t *testing.T) {
+		s := open(t, home, harness.Options{Settings: session.Settings{Model: model, Workspace: t.TempDir()}})
+		if _, err := s.StartMCP(context.Background()); err == nil {
+			t.Fatal("no error")
+		}
+	})
+	t.Run("a workspace without servers starts none and the session runs", func(t *testing.T) {
+		s := open(t, home, harness.Options{Settings: session.Settings{Model: model, Workspace: t.TempDir()}, MCP: &harness.MCPOptions{}})
+		notices, err := s.StartMCP(context.Background())
+		if err != nil || len(notices) != 0 {
+			t.Fatalf("%v %v", err, notices)
+		}
+		if out, err := s.Run(context.Background(), "hello"); err != nil || out.Text != "hi" {
+			t.Fatalf("%v %+v", err, out)
+		}
+	})
+}

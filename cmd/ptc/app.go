@@ -14,7 +14,6 @@ import (
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
-	"github.com/ptc-dev/ptc/runtime/mcp"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
@@ -92,7 +91,6 @@ type app struct {
 	home     *harness.Home
 	sess     *harness.Session
 	homeFlag string
-	mcp      *mcp.Manager // the MCP servers; nil when none runs
 }
 
 // openApp opens the home and creates or resumes the session (repairing an
@@ -124,8 +122,8 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	if os.Getenv("PTC_TEST_TOOLS") != "" {
 		opts.Toolset = sleepToolset
 	}
-	source := &mcpSource{}
-	opts.ToolSource = source
+	opts.MCP = &harness.MCPOptions{Configs: f.mcp.configs, Answerer: opts.Answerer,
+		Notify: func(s string) { f.notef("ptc: note: %s", termsafe.String(s)) }}
 	sess, err := harness.Open(ctx, home, opts)
 	if err != nil {
 		home.Close()
@@ -141,14 +139,14 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	for _, n := range sess.Notices() {
 		f.notef("ptc: note: %s", termsafe.String(n))
 	}
-	m, err := startMCP(ctx, home, harness.MCPOptions{Workspace: sess.Settings().Workspace, Configs: f.mcp.configs, Answerer: opts.Answerer}, f.notef)
+	notices, err := sess.StartMCP(ctx)
 	if err != nil {
 		return nil, errors.Join(err, sess.Close(), home.Close())
 	}
-	if m != nil {
-		source.attach(m)
+	for _, n := range notices {
+		f.notef("ptc: note: %s", termsafe.String(n))
 	}
-	return &app{home: home, sess: sess, homeFlag: f.home, mcp: m}, nil
+	return &app{home: home, sess: sess, homeFlag: f.home}, nil
 }
 
 // ID is the session id.
@@ -178,11 +176,7 @@ func shellQuote(s string) string {
 // Close makes the log durable, stops the MCP servers and releases the
 // session and the home.
 func (a *app) Close() error {
-	err := a.sess.Close()
-	if a.mcp != nil {
-		err = errors.Join(err, a.mcp.Close())
-	}
-	return errors.Join(err, a.home.Close())
+	return errors.Join(a.sess.Close(), a.home.Close())
 }
 
 // testRetry is the hidden PTC_TEST_RETRY_DELAY: retries with a fixed

@@ -6,55 +6,13 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/mcp"
-	"github.com/ptc-dev/ptc/runtime/tools"
 )
-
-// mcpSource is the session's ToolSource for the MCP servers. The servers
-// start once the session is open (its workspace holds .mcp.json, also on
-// resume), so the source is attached then and reports a change at the
-// first step boundary.
-type mcpSource struct {
-	mu      sync.Mutex
-	m       *mcp.Manager
-	pending bool
-}
-
-func (s *mcpSource) attach(m *mcp.Manager) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.m, s.pending = m, true
-}
-
-func (s *mcpSource) manager() *mcp.Manager {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.m
-}
-
-func (s *mcpSource) Tools() []tools.Tool {
-	if m := s.manager(); m != nil {
-		return m.Tools()
-	}
-	return nil
-}
-
-func (s *mcpSource) Refresh(ctx context.Context) bool {
-	s.mu.Lock()
-	m, pending := s.m, s.pending
-	s.pending = false
-	s.mu.Unlock()
-	if m == nil {
-		return false
-	}
-	return m.Refresh(ctx) || pending
-}
 
 // startMCP starts the run's MCP servers and gives the notices (skipped
 // project servers, servers that did not start, later restarts) to note.
