@@ -13,6 +13,8 @@
 //	          the toolbox.Agents the subagent tools drive
 //	Exec      one run_code program against the ptc preset's tools, no model
 //	          (ptc exec); RunShell one command as the bash tool runs it (ptc sh)
+//	Front     the session a front end shows, switched by /new and /resume
+//	          (the TUI's backend; the web and editor front ends to come)
 //
 // Settings (session.Settings) are everything needed to continue a session
 // exactly: preset, model and base URL (never the key), workspace, sandbox

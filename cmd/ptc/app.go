@@ -152,6 +152,12 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 // ID is the session id.
 func (a *app) ID() string { return a.sess.ID() }
 
+// Session and Home make an app the harness.Seat a front end holds.
+func (a *app) Session() *harness.Session { return a.sess }
+
+// Home is the home the session was opened in.
+func (a *app) Home() *harness.Home { return a.home }
+
 // resumeHint is a command that continues the session as printed, from
 // any directory: the recorded settings bring back preset, model and
 // workspace, and --home is repeated when it was given.

@@ -12,10 +12,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ptc-dev/ptc/cmd/ptc/tui"
+	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
-	"github.com/ptc-dev/ptc/runtime/agent"
-	"github.com/ptc-dev/ptc/runtime/compact"
-	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
@@ -45,7 +43,7 @@ func runTUI(c *cobra.Command, f *runFlags) error {
 	if err != nil {
 		return err
 	}
-	be := &tuiBackend{flags: *f, app: a}
+	be := newTUIBackend(*f, a)
 	defer be.close()
 	mu.Lock()
 	cfg := tui.Config{Profile: termenv.NewOutput(os.Stdout).EnvColorProfile(), Notes: notes}
@@ -57,109 +55,39 @@ func runTUI(c *cobra.Command, f *runFlags) error {
 	return nil
 }
 
-// tuiBackend is the TUI's view of the app: the current session, and the
-// flags to open another one with (/new, /resume).
+// tuiBackend is the TUI's view of the app: harness.Front holds the
+// current session and opens another with the same flags (/new, /resume).
 type tuiBackend struct {
-	flags runFlags
-	mu    sync.Mutex
-	app   *app
+	*harness.Front
 }
 
-func (b *tuiBackend) cur() *app {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.app
-}
+var _ tui.Backend = tuiBackend{}
 
-func (b *tuiBackend) ID() string                 { return b.cur().ID() }
-func (b *tuiBackend) Settings() session.Settings { return b.cur().sess.Settings() }
-func (b *tuiBackend) Model() models.Model        { return b.cur().sess.Model() }
-func (b *tuiBackend) Events() []session.Event    { return b.cur().sess.Events() }
-func (b *tuiBackend) Cancel() bool               { return b.cur().sess.Cancel() }
-func (b *tuiBackend) ResumeHint() string         { return b.cur().resumeHint() }
-func (b *tuiBackend) HistoryDir() string         { return b.cur().home.Dir() }
-
-func (b *tuiBackend) PlanMode() bool             { return b.cur().sess.PlanMode() }
-func (b *tuiBackend) Goal() (session.Goal, bool) { return b.cur().sess.Goal() }
-func (b *tuiBackend) SetPlanMode(ctx context.Context, on bool) error {
-	return b.cur().sess.SetPlanMode(ctx, on)
-}
-
-func (b *tuiBackend) SetGoal(ctx context.Context, objective string) (session.Goal, error) {
-	return b.cur().sess.SetGoal(ctx, objective, 0)
-}
-
-func (b *tuiBackend) UpdateGoal(ctx context.Context, action string) (session.Goal, error) {
-	return b.cur().sess.UpdateGoal(ctx, action, "", 0)
-}
-
-func (b *tuiBackend) RunGoal(ctx context.Context) (agent.Outcome, error) {
-	return b.cur().sess.RunGoal(ctx)
-}
-
-func (b *tuiBackend) Settle(ctx context.Context) (agent.Outcome, bool, error) {
-	return b.cur().sess.Settle(ctx)
-}
-
-func (b *tuiBackend) Models() []models.Model {
-	t, err := b.cur().home.Models()
-	if err != nil {
-		return nil
+// newTUIBackend holds a, and opens the session to switch to as ptc would
+// with flags f.
+func newTUIBackend(f runFlags, a *app) tuiBackend {
+	reopen := func(ctx context.Context, id string, like *harness.Session) (harness.Seat, error) {
+		g := f
+		if id == "" {
+			g.resume, g.settings, g.given = "", like.Settings(), nil
+		} else {
+			g.resume, g.settings, g.given = id, session.Settings{}, nil
+		}
+		next, err := openApp(ctx, &g, nil)
+		if err != nil {
+			return nil, errors.New(termsafe.String(err.Error()))
+		}
+		return next, nil
 	}
-	return t.List()
+	onClose := func(id string, err error) { f.notef("ptc: closing session %s: %v", id, err) }
+	return tuiBackend{harness.NewFront(a, reopen, onClose)}
 }
 
-func (b *tuiBackend) Subscribe(fn func(session.Event)) func() {
-	return b.cur().sess.Subscribe(fn)
-}
+// ResumeHint is the command that continues the session in force.
+func (b tuiBackend) ResumeHint() string { return b.Seat().(*app).resumeHint() }
 
-func (b *tuiBackend) Run(ctx context.Context, input string) (agent.Outcome, error) {
-	return b.cur().sess.Run(ctx, input)
-}
-
-func (b *tuiBackend) Followup(text string)    { b.cur().sess.Followup(text) }
-func (b *tuiBackend) Queued() int             { return b.cur().sess.Queued() }
-func (b *tuiBackend) TakeFollowups() []string { return b.cur().sess.TakeFollowups() }
-
-func (b *tuiBackend) Compact(ctx context.Context) (compact.Result, error) {
-	return b.cur().sess.Compact(ctx)
-}
-
-func (b *tuiBackend) Change(ctx context.Context, s session.Settings, fields ...session.Field) error {
-	return b.cur().sess.Change(ctx, s, fields...)
-}
-
-func (b *tuiBackend) Sessions(ctx context.Context) ([]session.Summary, error) {
-	a := b.cur()
-	return a.home.Catalog().List(ctx, session.ListOptions{Cwd: a.sess.Settings().Workspace})
-}
-
-// Switch opens the other session first, so a failure (an unknown id, a
-// session another process holds) leaves the current one in place; then
-// it closes the current one.
-func (b *tuiBackend) Switch(ctx context.Context, id string) error {
-	old := b.cur()
-	f := b.flags
-	if id == "" {
-		f.resume, f.settings, f.given = "", old.sess.Settings(), nil
-	} else {
-		f.resume, f.settings, f.given = id, session.Settings{}, nil
-	}
-	next, err := openApp(ctx, &f, nil)
-	if err != nil {
-		return errors.New(termsafe.String(err.Error()))
-	}
-	b.mu.Lock()
-	b.app = next
-	b.mu.Unlock()
-	if err := old.Close(); err != nil {
-		f.notef("ptc: closing session %s: %v", old.ID(), err)
-	}
-	return nil
-}
-
-func (b *tuiBackend) close() {
-	if err := b.cur().Close(); err != nil {
+func (b tuiBackend) close() {
+	if err := b.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "ptc:", err)
 	}
 }
