@@ -12,7 +12,8 @@ import (
 
 // Options chooses how much to measure.
 type Options struct {
-	// Quick takes fewer samples and a 100 k-event session instead of 1 M.
+	// Quick takes fewer samples, a 100 k-event session instead of 1 M and
+	// the run_code workloads at 1/20 of their size.
 	Quick bool
 	// SkipTokens leaves out the token comparison (the scripted sessions).
 	SkipTokens bool

@@ -18,7 +18,7 @@ func newBenchCmd() *cobra.Command {
 	var fixture string
 	cmd := &cobra.Command{
 		Use:   "bench [--output text|json] [--quick]",
-		Short: "Measure token saving, sandbox latency, run_code start and the event log against their baselines",
+		Short: "Measure token saving, sandbox latency, run_code start and speed (against node) and the event log against their baselines",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if output != "text" && output != "json" {
@@ -45,7 +45,7 @@ func newBenchCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&output, "output", "text", "output format: text or json")
-	cmd.Flags().BoolVar(&quick, "quick", false, "fewer samples and a 100 k-event session (about 15 s)")
+	cmd.Flags().BoolVar(&quick, "quick", false, "fewer samples, a 100 k-event session and the run_code workloads at 1/20 of their size (about 20 s)")
 	cmd.Flags().StringVar(&fixture, "fixture", "", "only write the generated workspace into this directory (to replay examples/bench scripts by hand)")
 	return cmd
 }
