@@ -39,6 +39,7 @@ func TestComparatorShapesAreRecognised(t *testing.T) {
 		{"(a, b) => a.name.localeCompare(b.name)", plan("locale name")},
 		{"(a, b) => b.localeCompare(a)", plan("~locale")},
 		{"(a, b) => a.name.length - b.name.length", plan("- name.length")},
+		{"(a, b) => a.default - b.default", plan("- default")},
 		{"(a, b) => a.s < b.s ? -1 : a.s > b.s ? 1 : 0", plan("cmp s")},
 		{"(a, b) => a.s > b.s ? 1 : a.s < b.s ? -1 : 0", plan("cmp s")},
 		{"(a, b) => a.s < b.s ? 1 : a.s > b.s ? -1 : 0", plan("~cmp s")},

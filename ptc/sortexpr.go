@@ -340,7 +340,11 @@ func (p *sxParser) postfix(e *sx) *sx {
 			p.expect(")")
 			e = &sx{op: sxLocale, x: e, y: arg}
 		case p.accept("."):
-			e = p.member(e, p.ident())
+			name := p.next() // any identifier name, reserved words included (o.default)
+			if !isIdent(name) {
+				p.fail()
+			}
+			e = p.member(e, name)
 		case p.accept("["):
 			t := p.next()
 			name, ok := unquoteJS(t)
