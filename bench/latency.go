@@ -72,7 +72,7 @@ func runBash(ctx context.Context, workspace string, samples int) ([]BashResult, 
 	if err != nil {
 		return nil, err
 	}
-	runner := tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})
+	runner := tools.NewRunner(reg, tools.RunnerConfig{Approvals: tools.NewApprovals(tools.PolicyNever)})
 	ctx = tools.WithEnv(ctx, &tools.Env{Workspace: workspace})
 	if err := host.Prewarm(workspace, sandbox.WorkspaceWrite); err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ func runRunCode(ctx context.Context, samples, nested int) (RunCodeResult, error)
 	if err != nil {
 		return RunCodeResult{}, err
 	}
-	runner := tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})
+	runner := tools.NewRunner(reg, tools.RunnerConfig{Approvals: tools.NewApprovals(tools.PolicyNever)})
 	program := func(code string) (time.Duration, error) {
 		raw, _ := json.Marshal(map[string]string{"code": code, "description": "bench"})
 		start := time.Now()

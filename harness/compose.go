@@ -38,7 +38,6 @@ type composeInput struct {
 	settings session.Settings
 	host     *sandbox.Host
 	spill    string
-	answerer tools.Answerer
 	getenv   func(string) string
 	models   *models.Table
 	now      func() time.Time
@@ -55,8 +54,8 @@ type composeInput struct {
 
 // compose wires the preset (prompt sections, snapshots, tool set) and the
 // settings into the agent's config. The approval policy is parsed once
-// here and given both to the sandbox tools (escalations) and to the
-// runner (every other call).
+// here: the runner decides every call (escalations included) through the
+// session's Approvals viewed under it.
 func compose(in composeInput) (composition, error) {
 	s := in.settings
 	choice, err := backend.Choose(backend.Spec{Model: s.Model, BaseURL: s.BaseURL, ContextWindow: s.ContextWindow, Getenv: in.getenv, Models: in.models})
@@ -72,7 +71,7 @@ func compose(in composeInput) (composition, error) {
 	if build == nil {
 		build = Toolset
 	}
-	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Approval: policy, Extra: in.extraTools(), Network: s.Network, scope: in.scope})
+	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Extra: in.extraTools(), Network: s.Network, scope: in.scope})
 	if err != nil {
 		return composition{}, err
 	}
@@ -88,7 +87,7 @@ func compose(in composeInput) (composition, error) {
 	if err != nil {
 		return composition{}, fmt.Errorf("preset %s: %w", in.preset.ID, err)
 	}
-	runner := tools.NewRunner(reg, tools.RunnerConfig{Policy: policy})
+	runner := tools.NewRunner(reg, tools.RunnerConfig{Approvals: in.scope.approvals.WithPolicy(policy)})
 	cfg := agent.Config{
 		Provider: provider,
 		Model:    model,
@@ -96,7 +95,7 @@ func compose(in composeInput) (composition, error) {
 		MaxSteps: s.MaxSteps,
 		Retry:    in.retry,
 		Hooks:    in.scope.hooks(in.hooks),
-		Env:      &tools.Env{SessionID: in.id, Workspace: s.Workspace, SpillDir: in.spill, Answerer: in.answerer, ReadOnly: in.scope.plan.ReadOnly},
+		Env:      &tools.Env{SessionID: in.id, Workspace: s.Workspace, SpillDir: in.spill, Mode: s.Sandbox, ReadOnly: in.scope.plan.ReadOnly},
 		Tools:    agent.FromRunner(runner),
 		Refresh:  in.refresher(reg, runner, vars),
 		// The window is the model table's, --context-window applied.

@@ -44,11 +44,11 @@ func (h *Home) Exec(ctx context.Context, o ExecOptions) (*ptc.Outcome, string, e
 	if err != nil {
 		return nil, "", err
 	}
-	reg, err := programRegistry(ToolsetConfig{Preset: preset, Workspace: o.Workspace, Sandbox: string(o.Mode), Host: host, Approval: tools.PolicyNever, Network: o.Network})
+	reg, err := programRegistry(ToolsetConfig{Preset: preset, Workspace: o.Workspace, Sandbox: string(o.Mode), Host: host, Network: o.Network})
 	if err != nil {
 		return nil, "", err
 	}
-	runner := tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})
+	runner := tools.NewRunner(reg, tools.RunnerConfig{Approvals: tools.NewApprovals(tools.PolicyNever)})
 	spill := h.SpillDir("exec-" + time.Now().UTC().Format("20060102T150405.000000000"))
 	ctx = tools.WithEnv(ctx, &tools.Env{Workspace: o.Workspace, Dispatcher: runner, SpillDir: spill})
 	names := make([]string, 0)

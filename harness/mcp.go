@@ -14,7 +14,7 @@ import (
 // approves the project's.
 type MCPOptions struct {
 	// Workspace holds the project's .mcp.json; its servers start only
-	// once the user approved them (Answerer, or `ptc mcp approve`).
+	// once the user approved them (Approvals, or `ptc mcp approve`).
 	Workspace string
 	// Configs are --mcp-config files; each must exist.
 	Configs []string
@@ -23,8 +23,11 @@ type MCPOptions struct {
 	Servers []mcp.Server
 	// NoConfigFiles skips the user and project files (ptc sdk --mcp).
 	NoConfigFiles bool
-	// Answerer approves project servers; nil skips unapproved ones.
-	Answerer tools.Answerer
+	// Approvals puts an unapproved project server to the user; nil skips
+	// such servers (Session.StartMCP uses the session's, logging to its
+	// Sink). Sink logs the decision.
+	Approvals *tools.Approvals
+	Sink      tools.Sink
 	// Notify receives notices while the servers run (a server stopped,
 	// came back, gave up).
 	Notify  func(string)
@@ -50,7 +53,7 @@ func (h *Home) StartMCP(ctx context.Context, o MCPOptions) (*mcp.Manager, []stri
 		return nil, nil, err
 	}
 	servers = append(servers, o.Servers...)
-	admitted, notices, err := mcp.Admit(ctx, servers, o.Workspace, mcp.OpenTrust(h.dir), o.Answerer)
+	admitted, notices, err := mcp.Admit(ctx, servers, o.Workspace, mcp.OpenTrust(h.dir), &tools.Env{Approvals: o.Approvals, Sink: o.Sink, Workspace: o.Workspace})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -71,8 +74,8 @@ func (s *Session) StartMCP(ctx context.Context) ([]string, error) {
 	}
 	o := *s.opts.MCP
 	o.Workspace = s.Settings().Workspace
-	if o.Answerer == nil {
-		o.Answerer = s.opts.Answerer
+	if o.Approvals == nil {
+		o.Approvals, o.Sink = s.Approvals(), s.Sink()
 	}
 	m, notices, err := s.home.StartMCP(ctx, o)
 	if err != nil {

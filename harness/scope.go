@@ -16,13 +16,16 @@ import (
 
 // scope is what a session's own tools share for the life of the session,
 // across the compositions a settings change rebuilds: plan mode, the
-// goal and the children it started. Tools built without a session (ptc
-// tools, ptc sdk, ptc exec) get a detached scope, in which they list but
-// refuse to run.
+// goal, the children it started and the approval service (its grants and
+// open requests; each composition views it under its policy). Tools built
+// without a session (ptc tools, ptc sdk, ptc exec) get a detached scope,
+// in which they list but refuse to run.
 type scope struct {
-	plan     *plan.Mode
-	goals    *goal.Keeper
-	children *children // nil when detached
+	plan      *plan.Mode
+	goals     *goal.Keeper
+	approvals *tools.Approvals
+	leave     func()    // detaches Options.Answerer from approvals
+	children  *children // nil when detached
 	// stop is set when exit_plan_mode found nobody to approve the plan:
 	// the next step is refused and the run ends there.
 	stop atomic.Bool
@@ -31,7 +34,7 @@ type scope struct {
 }
 
 func detachedScope() *scope {
-	return &scope{plan: plan.New(false), goals: goal.NewKeeper(true)}
+	return &scope{plan: plan.New(false), goals: goal.NewKeeper(true), approvals: tools.NewApprovals(tools.PolicyNever), leave: func() {}}
 }
 
 // stopStep is the pre-step hook that ends the run after a headless
@@ -48,7 +51,8 @@ func (sc *scope) hooks(h agent.Hooks) agent.Hooks {
 	return h
 }
 
-// openScope restores plan mode and the goal from the log and switches
+// openScope restores plan mode, the goal and the session grants from the
+// log, attends the approval service with Options.Answerer, and switches
 // plan mode when asked (Options.Plan, or the preset's default for a new
 // session), logging the switch. It runs before the first composition.
 func (s *Session) openScope(ctx context.Context, preset *presets.Preset, fresh bool) error {
@@ -61,9 +65,16 @@ func (s *Session) openScope(ctx context.Context, preset *presets.Preset, fresh b
 	if err != nil {
 		return err
 	}
-	sc := &scope{plan: plan.New(active), goals: goal.NewKeeper(s.Header().Depth == 0), approve: s.opts.ApprovePlan}
+	sc := &scope{plan: plan.New(active), goals: goal.NewKeeper(s.Header().Depth == 0), approve: s.opts.ApprovePlan,
+		approvals: tools.NewApprovals(tools.PolicyAsk), leave: func() {}}
 	if err := sc.goals.Restore(events); err != nil {
 		return err
+	}
+	if err := sc.approvals.Restore(events); err != nil {
+		return err
+	}
+	if s.opts.Answerer != nil {
+		sc.leave = sc.approvals.Attend(s.opts.Answerer)
 	}
 	s.feed.subscribe(sc.goals.Observe)
 	sc.children = newChildren(s)
@@ -89,6 +100,25 @@ func (s *Session) openScope(ctx context.Context, preset *presets.Preset, fresh b
 func (s *Session) record(ctx context.Context, typ string, data any) error {
 	_, err := s.log.AppendDurable(context.WithoutCancel(ctx), typ, data)
 	return err
+}
+
+// Approvals is the session's approval service under the policy in force:
+// the registry of open requests (approvals, questions, plans) that front
+// ends list, subscribe to and answer by id, and the session's grants.
+// Options.Answerer attends it from the start; a server joins it with
+// Join or Attend.
+func (s *Session) Approvals() *tools.Approvals {
+	return s.scope.approvals.WithPolicy(tools.Policy(s.Settings().Approval))
+}
+
+// Sink logs events of the session outside a turn (an MCP server's
+// approval at start-up), durably.
+func (s *Session) Sink() tools.Sink { return recordSink{s} }
+
+type recordSink struct{ s *Session }
+
+func (r recordSink) Emit(typ string, data any) error {
+	return r.s.record(context.Background(), typ, data)
 }
 
 // Followup queues user input while a turn runs (the TUI's prompt): it

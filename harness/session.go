@@ -29,8 +29,11 @@ type Options struct {
 	// the recorded ones; that change is logged as session/settings.
 	Settings session.Settings
 	Override []session.Field
-	// Answerer puts approvals and ask_user_question to a person; nil
-	// makes approvals fail closed (tools.ErrNoAnswerer).
+	// Answerer is a front end that puts approvals, questions and plans
+	// to a person (the terminal prompt, the TUI): it attends the
+	// session's Approvals from the start. nil leaves the registry to
+	// front ends that join later (Session.Approvals); while none is
+	// there, approvals fail closed (tools.ErrNoAnswerer).
 	Answerer tools.Answerer
 	// Observer sees every event of the session as it is appended, in seq
 	// order, on the appending goroutine (so it must be quick). It is
@@ -54,7 +57,7 @@ type Options struct {
 	// MCP gives the session MCP servers: StartMCP starts them once the
 	// caller is ready to show their approvals and notices, their tools
 	// join at the next step boundary, and Close stops them. Its Workspace
-	// is the session's; a nil Answerer means Options.Answerer.
+	// is the session's; a nil Approvals means the session's service.
 	MCP *MCPOptions
 	// Toolset replaces the preset's toolset builder (tests).
 	Toolset func(ToolsetConfig) (*tools.Registry, error)
@@ -236,7 +239,7 @@ func (s *Session) apply(ctx context.Context, settings session.Settings, changed 
 	id := s.log.Header().ID
 	comp, err := compose(composeInput{
 		id: id, preset: preset, settings: settings, host: host, spill: s.home.SpillDir(id),
-		answerer: s.opts.Answerer, getenv: s.opts.Getenv, models: table, now: s.opts.Now, extra: s.opts.ExtraTools, source: s.opts.ToolSource,
+		getenv: s.opts.Getenv, models: table, now: s.opts.Now, extra: s.opts.ExtraTools, source: s.opts.ToolSource,
 		buildReg: s.opts.Toolset, retry: s.opts.Retry, hooks: s.opts.Hooks, scope: s.scope,
 	})
 	if err != nil {
@@ -470,6 +473,7 @@ func (s *Session) Close() error {
 	s.closed = true
 	s.mu.Unlock()
 	s.scope.children.stopAll()
+	s.scope.leave()
 	err := errors.Join(s.unserve(), s.owned.Close(), s.servers.close())
 	s.feed.close()
 	if err != nil {

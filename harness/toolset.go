@@ -20,9 +20,6 @@ type ToolsetConfig struct {
 	// Host runs the sandbox tools; nil builds an idle one (enough to list
 	// the tools' specs, as `ptc tools` and `ptc sdk` do).
 	Host *sandbox.Host
-	// Approval is the policy escalation requests of sandbox tools obey;
-	// it is the same policy the session's runner applies.
-	Approval tools.Policy
 	// Extra tools join the preset's (MCP servers and other sources); a
 	// name clash with a preset tool is an error.
 	Extra []tools.Tool
@@ -50,7 +47,7 @@ func (s *sandboxSet) get() (*toolbox.Sandbox, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.sb = toolbox.NewSandbox(host, toolbox.SandboxConfig{Workspace: s.cfg.Workspace, Mode: mode, Approval: s.cfg.Approval,
+		s.sb = toolbox.NewSandbox(host, toolbox.SandboxConfig{Workspace: s.cfg.Workspace, Mode: mode,
 			Network: s.cfg.Network || s.cfg.Preset.Network, HostPrograms: s.cfg.Preset.HostPrograms})
 	}
 	return s.sb, nil

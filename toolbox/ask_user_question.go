@@ -39,7 +39,7 @@ const askOutputSchema = `{
 }`
 
 // AskUserQuestion returns the ask_user_question tool. It asks through the
-// Env's Answerer (kind "question"), the same one approvals use; without a
+// session's Approvals (kind "question"), the registry approvals use; without a
 // user (headless) it fails so the model carries on with its best judgement.
 func AskUserQuestion() tools.Tool {
 	spec := tools.Spec{
@@ -59,11 +59,11 @@ func AskUserQuestion() tools.Tool {
 const noUserMessage = "no user is available to answer questions in this run; decide with your best judgement, say what you assumed, and continue"
 
 func askUser(ctx context.Context, call tools.Call, in AskInput) (AskOutput, error) {
-	a := tools.EnvFrom(ctx).Answerer
-	if a == nil {
+	env := tools.EnvFrom(ctx)
+	if env.Approvals == nil {
 		return AskOutput{}, errors.New(noUserMessage)
 	}
-	answer, err := a.Ask(ctx, tools.Question{
+	reply, err := env.Approvals.Ask(ctx, env, tools.Question{
 		Kind: tools.KindQuestion, CallID: call.ID, Tool: call.Name, Text: in.Question, Options: in.Options,
 	})
 	if errors.Is(err, tools.ErrNoAnswerer) {
@@ -72,5 +72,5 @@ func askUser(ctx context.Context, call tools.Call, in AskInput) (AskOutput, erro
 	if err != nil {
 		return AskOutput{}, err
 	}
-	return AskOutput{Answer: answer}, nil
+	return AskOutput{Answer: reply.Answer}, nil
 }

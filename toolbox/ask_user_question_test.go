@@ -13,7 +13,7 @@ import (
 func TestAskUserQuestion(t *testing.T) {
 	t.Run("the question goes to the answerer", func(t *testing.T) {
 		a := toolstest.Answer("use Postgres")
-		res := runner(t, &tools.Env{Answerer: a}).Dispatch(context.Background(), tools.Call{ID: "q1", Name: AskUserQuestionName,
+		res := runner(t, &tools.Env{Approvals: toolstest.Approvals(a)}).Dispatch(context.Background(), tools.Call{ID: "q1", Name: AskUserQuestionName,
 			Raw: `{"question":"Which database?","options":["Postgres","SQLite"]}`})
 		if res.IsError || res.Content != "The user answered: use Postgres" {
 			t.Fatalf("%q", res.Content)
@@ -24,7 +24,7 @@ func TestAskUserQuestion(t *testing.T) {
 	})
 	for name, env := range map[string]*tools.Env{
 		"without an answerer it fails closed":      {},
-		"with a headless answerer it fails closed": {Answerer: &toolstest.Answerer{Err: tools.ErrNoAnswerer}},
+		"with a headless answerer it fails closed": {Approvals: toolstest.Approvals(&toolstest.Answerer{Err: tools.ErrNoAnswerer})},
 	} {
 		t.Run(name, func(t *testing.T) {
 			res := runner(t, env).Dispatch(context.Background(), tools.Call{Name: AskUserQuestionName, Raw: `{"question":"?"}`})
@@ -34,7 +34,7 @@ func TestAskUserQuestion(t *testing.T) {
 		})
 	}
 	t.Run("other answerer errors are reported", func(t *testing.T) {
-		res := runner(t, &tools.Env{Answerer: &toolstest.Answerer{Err: errors.New("tty closed")}}).Dispatch(context.Background(),
+		res := runner(t, &tools.Env{Approvals: toolstest.Approvals(&toolstest.Answerer{Err: errors.New("tty closed")})}).Dispatch(context.Background(),
 			tools.Call{Name: AskUserQuestionName, Raw: `{"question":"?"}`})
 		if !res.IsError || res.Content != "Error: tty closed" {
 			t.Fatalf("%q", res.Content)

@@ -71,7 +71,7 @@ const bashOutSchema = `{
 
 func (s *set) bash() tools.Tool {
 	spec := tools.Spec{Name: "bash", Description: doc("bash"), InputSchema: []byte(bashInSchema), OutputSchema: []byte(bashOutSchema), Timeout: MaxBashTimeout + 10*time.Second}
-	return tools.New(spec, s.runBash, tools.Writes(escalates), tools.WithRenderer(func(v any) string { return renderBash(v.(BashOut)) }))
+	return tools.New(spec, s.runBash, tools.Writes(escalates), s.escalation(argString("command"), true), tools.WithRenderer(func(v any) string { return renderBash(v.(BashOut)) }))
 }
 
 func (s *set) runBash(ctx context.Context, call tools.Call, in BashIn) (BashOut, error) {

@@ -57,8 +57,8 @@ type ExitPlanOptions struct {
 
 // ExitPlanMode returns exit_plan_mode for the session whose switch is m. It is
 // always registered (the tool list never changes with the mode) and
-// fails while plan mode is off. The plan goes to the Env's Answerer as a
-// tools.KindPlan question, unless o.Approve.
+// fails while plan mode is off. The plan goes to the session's Approvals
+// as a tools.KindPlan question, unless o.Approve.
 func ExitPlanMode(m *plan.Mode, o ExitPlanOptions) tools.Tool {
 	spec := tools.Spec{
 		Name:         plan.ExitName,
@@ -86,10 +86,10 @@ func (x exitPlan) run(ctx context.Context, call tools.Call, in ExitPlanInput) (E
 	if x.opts.Approve {
 		return x.approve(env, call, in.Plan)
 	}
-	if env.Answerer == nil {
+	if env.Approvals == nil {
 		return x.unanswered()
 	}
-	answer, err := env.Answerer.Ask(ctx, tools.Question{Kind: tools.KindPlan, CallID: call.ID, Tool: call.Name, Text: in.Plan,
+	reply, err := env.Approvals.Ask(ctx, env, tools.Question{Kind: tools.KindPlan, CallID: call.ID, Tool: call.Name, Text: in.Plan,
 		Options: []string{tools.AnswerApprovePlan, tools.AnswerKeepPlanning}})
 	switch {
 	case errors.Is(err, tools.ErrNoAnswerer):
@@ -99,7 +99,7 @@ func (x exitPlan) run(ctx context.Context, call tools.Call, in ExitPlanInput) (E
 	case err != nil:
 		return ExitPlanOutput{}, fmt.Errorf("the plan could not be shown to the user: %w", err)
 	}
-	if a := strings.TrimSpace(answer); a != tools.AnswerApprovePlan {
+	if a := strings.TrimSpace(reply.Answer); a != tools.AnswerApprovePlan {
 		return ExitPlanOutput{}, keepPlanning(a)
 	}
 	return x.approve(env, call, in.Plan)

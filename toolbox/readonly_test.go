@@ -27,7 +27,7 @@ func TestAReadOnlySessionRunsEveryToolReadOnly(t *testing.T) {
 		}
 		return ""
 	}}
-	sb := NewSandbox(testHost(), SandboxConfig{Workspace: ws, Mode: sandbox.WorkspaceWrite, Approval: tools.PolicyNever})
+	sb := NewSandbox(testHost(), SandboxConfig{Workspace: ws, Mode: sandbox.WorkspaceWrite})
 	var all []tools.Tool
 	for _, name := range []string{"bash", "read", "write", "edit", "glob", "grep", "shell", "str_replace_editor"} {
 		tool, _ := sb.Tool(name)
@@ -37,7 +37,7 @@ func TestAReadOnlySessionRunsEveryToolReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever, Env: env})
+	r := tools.NewRunner(reg, tools.RunnerConfig{Approvals: tools.NewApprovals(tools.PolicyNever), Env: env})
 	run := func(name, args string) tools.Result {
 		return r.Dispatch(context.Background(), tools.Call{ID: "c", Name: name, Raw: args})
 	}

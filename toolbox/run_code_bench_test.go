@@ -31,8 +31,8 @@ func BenchmarkNestedCallRealRunner(b *testing.B) {
 			}
 			sink := &toolstest.Sink{}
 			runner := tools.NewRunner(reg, tools.RunnerConfig{
-				Policy: tools.PolicyNever,
-				Env:    &tools.Env{Sink: sink},
+				Approvals: tools.NewApprovals(tools.PolicyNever),
+				Env:       &tools.Env{Sink: sink},
 				Hooks: []tools.Hook{{
 					Pre:  func(context.Context, tools.Call) tools.Verdict { return tools.Verdict{} },
 					Post: func(_ context.Context, _ tools.Call, o tools.Outcome) tools.Outcome { return o },

@@ -39,7 +39,7 @@ func ptcRunner(t testing.TB, lim ptc.Limits) *tools.Runner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})
+	return tools.NewRunner(reg, tools.RunnerConfig{Approvals: tools.NewApprovals(tools.PolicyNever)})
 }
 
 func runCodeCall(code, description string) tools.Call {

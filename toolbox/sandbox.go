@@ -24,9 +24,6 @@ type SandboxConfig struct {
 	Workspace string
 	// Mode is the sandbox mode in force ("" = sandbox.DefaultMode).
 	Mode sandbox.Mode
-	// Approval decides escalation requests (sandbox_permissions): under
-	// tools.PolicyNever they are denied without asking. "" means ask.
-	Approval tools.Policy
 	// Network lets host programs the shell runs reach the network
 	// (--network, or the preset's network option).
 	Network bool
@@ -45,18 +42,14 @@ type set struct {
 	seen   map[string]map[string]string // session → path → sha256 at last read/write
 	shells map[string]*sandbox.Shell    // session and mode → persistent shell (minimal)
 	undo   map[string][]undoEntry       // session+path → previous contents
-	grants map[string]sandbox.Mode      // session → mode escalations were allowed to for the session
 }
 
 func newSet(host *sandbox.Host, cfg SandboxConfig) *set {
 	if cfg.Mode == "" {
 		cfg.Mode = sandbox.DefaultMode
 	}
-	if cfg.Approval == "" {
-		cfg.Approval = tools.PolicyAsk
-	}
 	return &set{host: host, cfg: cfg, seen: map[string]map[string]string{},
-		shells: map[string]*sandbox.Shell{}, undo: map[string][]undoEntry{}, grants: map[string]sandbox.Mode{}}
+		shells: map[string]*sandbox.Shell{}, undo: map[string][]undoEntry{}}
 }
 
 // Sandbox is one build's sandbox tool set: bash, read, write, edit, glob,
@@ -200,18 +193,16 @@ type Escalation struct {
 	Justification      string `json:"justification,omitempty"`
 }
 
-// mode decides the mode a call runs in, asking for approval when the call
-// requests escalation. A refusal is a tool failure (INVALID_ARGS or
-// SANDBOX_DENIED).
-func (s *set) mode(ctx context.Context, call tools.Call, esc Escalation) (sandbox.Mode, error) {
-	base, readOnly := s.base(ctx)
+// wanted is the mode an escalation asks for, "" when the call asks for
+// none. A malformed request is INVALID_ARGS; one made while the session
+// is read-only is DENIED (the pipeline refuses such calls already, since
+// they Write; a tool reached some other way must not escalate either).
+func (s *set) wanted(ctx context.Context, esc Escalation) (sandbox.Mode, error) {
 	if esc.SandboxPermissions == "" && esc.Justification == "" {
-		return base, nil
+		return "", nil
 	}
-	if readOnly != "" {
-		// The pipeline refuses these calls already (they Write); a tool
-		// reached some other way must not escalate either.
-		return "", tools.Errorf(tools.CodeSandboxDenied, "no wider sandbox while %s", readOnly)
+	if _, readOnly := s.base(ctx); readOnly != "" {
+		return "", tools.Errorf(tools.CodeDenied, "no wider sandbox while %s", readOnly)
 	}
 	if esc.SandboxPermissions == "" || strings.TrimSpace(esc.Justification) == "" {
 		return "", tools.Errorf(tools.CodeInvalidArgs, "sandbox_permissions and justification go together: give both or neither")
@@ -223,43 +214,57 @@ func (s *set) mode(ctx context.Context, call tools.Call, esc Escalation) (sandbo
 	if !want.WiderThan(s.cfg.Mode) {
 		return "", tools.Errorf(tools.CodeInvalidArgs, "sandbox_permissions %q is not wider than the current mode %q; drop it", want, s.cfg.Mode)
 	}
-	env := tools.EnvFrom(ctx)
-	decided := func(decision, by, why string) {
-		emit(env, session.TypeApprovalDecided, session.ApprovalDecided{CallID: call.ID, Name: call.Name, Decision: decision, By: by, Reason: why})
-	}
-	if s.granted(env.SessionID, want) {
-		decided(tools.AnswerAllowSession, "grant", "allowed earlier for this session")
-		emit(env, session.TypeSandboxMode, session.SandboxMode{Mode: string(want), Reason: "allowed for this session: " + esc.Justification, CallID: call.ID})
-		return want, nil
-	}
-	if s.cfg.Approval == tools.PolicyNever {
-		decided(tools.AnswerDeny, "policy", "approval policy is never")
-		return "", tools.Errorf(tools.CodeSandboxDenied, "running in %s needs approval and the approval policy is never; do the task within %s", want, s.cfg.Mode)
-	}
-	reason := fmt.Sprintf("escalate to %s: %s", want, esc.Justification)
-	emit(env, session.TypeApprovalAsked, session.ApprovalAsked{CallID: call.ID, Name: call.Name, Arguments: call.Raw, Reason: reason})
-	if env.Answerer == nil {
-		decided(tools.AnswerDeny, "policy", "no answerer")
-		return "", tools.Errorf(tools.CodeSandboxDenied, "running in %s needs approval and nobody can be asked; do the task within %s", want, s.cfg.Mode)
-	}
-	answer, err := env.Answerer.Ask(ctx, tools.Question{Kind: "approval", CallID: call.ID, Tool: call.Name, Args: call.Raw,
-		Text:    fmt.Sprintf("Allow this %s call to run in %s (current mode %s)? Reason given: %s", call.Name, want, s.cfg.Mode, esc.Justification),
-		Options: []string{tools.AnswerAllowOnce, tools.AnswerAllowSession, tools.AnswerDeny}})
-	if err != nil || answer != tools.AnswerAllowOnce && answer != tools.AnswerAllowSession {
-		why := "user"
-		if err != nil {
-			why = err.Error()
+	return want, nil
+}
+
+// escalation declares a tool's escalation to the pipeline (see
+// tools.Escalator): what the call asks beyond the mode in force, and what
+// a session grant for it covers — covers(args) is the command or path
+// the user is shown. unconfined says whether the wider mode leaves every
+// sandbox (only the bash tool's danger-full-access does: file tools stay
+// in the guest).
+func (s *set) escalation(covers func(args json.RawMessage) string, unconfined bool) tools.Option {
+	return tools.Escalates(func(ctx context.Context, call tools.Call) (*tools.Escalation, error) {
+		var esc Escalation
+		if err := json.Unmarshal(call.Args, &esc); err != nil {
+			return nil, tools.Errorf(tools.CodeInvalidArgs, "%v", err)
 		}
-		decided(tools.AnswerDeny, "user", why)
-		return "", tools.Errorf(tools.CodeSandboxDenied, "the escalation to %s was not approved; do the task within %s or ask the user", want, s.cfg.Mode)
+		want, err := s.wanted(ctx, esc)
+		if err != nil || want == "" {
+			return nil, err
+		}
+		return &tools.Escalation{Mode: string(want), Current: string(s.cfg.Mode), Unconfined: unconfined && want == sandbox.DangerFullAccess,
+			Justification: esc.Justification, Covers: covers(call.Args)}, nil
+	})
+}
+
+// argString is the string field key of args ("" if absent): what an
+// escalation's grant covers.
+func argString(key string) func(json.RawMessage) string {
+	return func(args json.RawMessage) string {
+		var m map[string]any
+		_ = json.Unmarshal(args, &m)
+		v, _ := m[key].(string)
+		return v
 	}
-	decided(answer, "user", "")
-	why := "approved for this call only: "
-	if answer == tools.AnswerAllowSession {
-		s.grant(env.SessionID, want)
-		why = "approved for this session: "
+}
+
+// mode is the mode a call runs in: the mode in force, or the wider mode
+// its escalation asked for once the pipeline approved exactly that
+// (tools.Approved). Approval itself is the pipeline's: this only checks
+// it happened, so a body reached without the pipeline never escalates.
+func (s *set) mode(ctx context.Context, call tools.Call, esc Escalation) (sandbox.Mode, error) {
+	want, err := s.wanted(ctx, esc)
+	if err != nil {
+		return "", err
 	}
-	emit(env, session.TypeSandboxMode, session.SandboxMode{Mode: string(want), Reason: why + esc.Justification, CallID: call.ID})
+	if want == "" {
+		return s.baseMode(ctx), nil
+	}
+	if got, ok := tools.Approved(ctx); !ok || got.Mode != string(want) {
+		return "", tools.Errorf(tools.CodeDenied, "running %s in %s was not approved; do the task within %s", call.Name, want, s.cfg.Mode)
+	}
+	emit(tools.EnvFrom(ctx), session.TypeSandboxMode, session.SandboxMode{Mode: string(want), Reason: "approved for this call: " + esc.Justification, CallID: call.ID})
 	return want, nil
 }
 
@@ -288,23 +293,6 @@ func (s *set) baseMode(ctx context.Context) sandbox.Mode {
 func escalates(args json.RawMessage) bool {
 	var esc Escalation
 	return json.Unmarshal(args, &esc) == nil && (esc.SandboxPermissions != "" || esc.Justification != "")
-}
-
-// grant remembers that the session may escalate up to m without asking.
-func (s *set) grant(sid string, m sandbox.Mode) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if m.WiderThan(s.grants[sid]) {
-		s.grants[sid] = m
-	}
-}
-
-// granted reports whether the session was allowed m (or wider) before.
-func (s *set) granted(sid string, m sandbox.Mode) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, ok := s.grants[sid]
-	return ok && !m.WiderThan(g)
 }
 
 func emit(env *tools.Env, typ string, data any) {

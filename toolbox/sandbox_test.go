@@ -40,6 +40,34 @@ func code(err error) string {
 	return ""
 }
 
+// through runs one call of tool through the pipeline, with svc deciding.
+func through(t *testing.T, svc *tools.Approvals, env *tools.Env, tool tools.Tool, args any) tools.Result {
+	t.Helper()
+	reg, err := tools.NewRegistry(tools.PresentNative, tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(args)
+	r := tools.NewRunner(reg, tools.RunnerConfig{Approvals: svc})
+	return r.Dispatch(tools.WithEnv(context.Background(), env), tools.Call{ID: "c1", Name: tool.Spec().Name, Raw: string(raw)})
+}
+
+func resultCode(r tools.Result) string {
+	if r.Error == nil {
+		return ""
+	}
+	return r.Error.Code
+}
+
+// service is an approval service under p with a attending (none if nil).
+func service(p tools.Policy, a tools.Answerer) *tools.Approvals {
+	svc := tools.NewApprovals(p)
+	if a != nil {
+		svc.Attend(a)
+	}
+	return svc
+}
+
 func TestEscalationNeedsBothFieldsAndApproval(t *testing.T) {
 	ws := t.TempDir()
 	for _, tc := range []struct {
@@ -52,21 +80,21 @@ func TestEscalationNeedsBothFieldsAndApproval(t *testing.T) {
 	}{
 		{"permissions without justification are invalid", tools.PolicyAsk, toolstest.Answer("allow-once"), map[string]any{"sandbox_permissions": "danger-full-access"}, tools.CodeInvalidArgs, false},
 		{"a mode that is not wider is invalid", tools.PolicyAsk, toolstest.Answer("allow-once"), map[string]any{"sandbox_permissions": "read-only", "justification": "x"}, tools.CodeInvalidArgs, false},
-		{"policy never denies without asking", tools.PolicyNever, toolstest.Answer("allow-once"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, false},
-		{"no answerer denies", tools.PolicyAsk, nil, map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, true},
-		{"a user denial denies", tools.PolicyAsk, toolstest.Answer("deny"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeSandboxDenied, true},
+		{"policy never denies without asking", tools.PolicyNever, toolstest.Answer("allow-once"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeDenied, false},
+		{"no answerer denies", tools.PolicyAsk, nil, map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeDenied, false},
+		{"a headless answerer denies", tools.PolicyAsk, &toolstest.Answerer{}, map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeDenied, true},
+		{"a user denial denies", tools.PolicyAsk, toolstest.Answer("deny"), map[string]any{"sandbox_permissions": "danger-full-access", "justification": "x"}, tools.CodeDenied, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSet(testHost(), SandboxConfig{Workspace: ws, Approval: tc.policy})
+			s := newSet(testHost(), SandboxConfig{Workspace: ws})
 			sk := &toolstest.Sink{}
-			ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: sk, Answerer: tc.answer})
 			args := map[string]any{"command": "echo hi", "description": "d"}
 			for k, v := range tc.args {
 				args[k] = v
 			}
-			_, err := call(t, s.bash(), ctx, args)
-			if code(err) != tc.want {
-				t.Fatalf("got %v, want code %s", err, tc.want)
+			res := through(t, service(tc.policy, tc.answer), &tools.Env{SessionID: "s", Sink: sk}, s.bash(), args)
+			if resultCode(res) != tc.want {
+				t.Fatalf("got %q, want code %s", res.Content, tc.want)
 			}
 			if asked := strings.Contains(strings.Join(sk.Types(), " "), session.TypeApprovalAsked); asked != tc.asked {
 				t.Fatalf("asked=%v, events %v", asked, sk.Types())
@@ -75,21 +103,35 @@ func TestEscalationNeedsBothFieldsAndApproval(t *testing.T) {
 	}
 }
 
+func TestAnEscalationRunsOnlyThroughThePipeline(t *testing.T) {
+	s := newSet(testHost(), SandboxConfig{Workspace: t.TempDir()})
+	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s"})
+	_, err := call(t, s.bash(), ctx, map[string]any{"command": "echo $0", "description": "d", "sandbox_permissions": "danger-full-access", "justification": "x"})
+	if code(err) != tools.CodeDenied || !strings.Contains(err.Error(), "not approved") {
+		t.Fatalf("a body run without the pipeline's approval escalated: %v", err)
+	}
+}
+
 func TestAnApprovedEscalationRunsOnTheHostAndSaysSo(t *testing.T) {
 	ws := t.TempDir()
 	s := newSet(testHost(), SandboxConfig{Workspace: ws})
-	sk := &toolstest.Sink{}
-	ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: sk, Answerer: toolstest.Answer("allow-once")})
-	v, err := call(t, s.bash(), ctx, map[string]any{"command": "echo $0", "description": "d", "sandbox_permissions": "danger-full-access", "justification": "needs bash"})
-	if err != nil {
-		t.Fatal(err)
+	sk, ans := &toolstest.Sink{}, toolstest.Answer("allow-once")
+	res := through(t, service(tools.PolicyAsk, ans), &tools.Env{SessionID: "s", Sink: sk, Mode: "workspace-write"}, s.bash(),
+		map[string]any{"command": "echo $0", "description": "d", "sandbox_permissions": "danger-full-access", "justification": "needs bash"})
+	if res.IsError {
+		t.Fatal(res.Content)
 	}
-	o := v.(BashOut)
+	o := res.Value.(BashOut)
 	if r := renderBash(o); !o.Host || strings.Count(r, "outside the sandbox") != 1 || !strings.HasPrefix(r, "[ran on the host") {
 		t.Fatalf("want one host marker, first; got %+v rendered %q", o, r)
 	}
 	if got := strings.Join(sk.Types(), " "); !strings.Contains(got, session.TypeSandboxMode) || !strings.Contains(got, session.TypeApprovalDecided) {
 		t.Fatalf("events %v", got)
+	}
+	q := ans.Asked()[0]
+	if q.Mode != "danger-full-access" || q.Current != "workspace-write" || !q.Unconfined || q.Justification != "needs bash" ||
+		q.Grant == nil || *q.Grant != (session.Grant{Tool: "bash", Mode: "danger-full-access", Command: "echo $0"}) {
+		t.Fatalf("the request does not carry what a front end must show: %+v", q)
 	}
 }
 
@@ -130,30 +172,34 @@ func TestWriteAndEditRequireAFreshRead(t *testing.T) {
 func TestGitWriteIsAskedOnceForTheSessionAndDeniedUnderNever(t *testing.T) {
 	ws := t.TempDir()
 	args := map[string]any{"command": "echo hi", "description": "d", "sandbox_permissions": "git-write", "justification": "commit the fix"}
-	t.Run("allowed for the session, the second call is not asked again", func(t *testing.T) {
+	env := &tools.Env{SessionID: "s1", Sink: &toolstest.Sink{}}
+	t.Run("allowed for the session, the same command is not asked again", func(t *testing.T) {
 		ans := toolstest.Answer(tools.AnswerAllowSession)
+		svc := service(tools.PolicyAsk, ans)
 		bash, _ := NewSandbox(testHost(), SandboxConfig{Workspace: ws}).Tool("bash")
-		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s1", Sink: &toolstest.Sink{}, Answerer: ans})
 		for i := 0; i < 2; i++ {
-			if _, err := call(t, bash, ctx, args); err != nil {
-				t.Fatalf("call %d: %v", i, err)
+			if res := through(t, svc, env, bash, args); res.IsError {
+				t.Fatalf("call %d: %v", i, res.Content)
 			}
 		}
 		if len(ans.Asked()) != 1 {
 			t.Fatalf("asked %d times, want 1", len(ans.Asked()))
 		}
-		other := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s2", Sink: &toolstest.Sink{}, Answerer: ans})
-		if _, err := call(t, bash, other, args); err != nil || len(ans.Asked()) != 2 {
-			t.Fatalf("another session must be asked itself: %v, asked %d", err, len(ans.Asked()))
+		other := map[string]any{"command": "echo HOST > x", "description": "d", "sandbox_permissions": "git-write", "justification": "commit the fix"}
+		if res := through(t, svc, env, bash, other); res.IsError || len(ans.Asked()) != 2 {
+			t.Fatalf("a grant for one command must not cover another: %v, asked %d", res.Content, len(ans.Asked()))
+		}
+		if res := through(t, service(tools.PolicyAsk, ans), env, bash, args); res.IsError || len(ans.Asked()) != 3 {
+			t.Fatalf("another session must be asked itself: %v, asked %d", res.Content, len(ans.Asked()))
 		}
 	})
 	t.Run("allowed once, the next call is asked again", func(t *testing.T) {
 		ans := toolstest.Answer(tools.AnswerAllowOnce)
+		svc := service(tools.PolicyAsk, ans)
 		bash, _ := NewSandbox(testHost(), SandboxConfig{Workspace: ws}).Tool("bash")
-		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &toolstest.Sink{}, Answerer: ans})
 		for i := 0; i < 2; i++ {
-			if _, err := call(t, bash, ctx, args); err != nil {
-				t.Fatal(err)
+			if res := through(t, svc, env, bash, args); res.IsError {
+				t.Fatal(res.Content)
 			}
 		}
 		if len(ans.Asked()) != 2 {
@@ -162,10 +208,9 @@ func TestGitWriteIsAskedOnceForTheSessionAndDeniedUnderNever(t *testing.T) {
 	})
 	t.Run("under approval never it is denied without asking", func(t *testing.T) {
 		ans := toolstest.Answer(tools.AnswerAllowSession)
-		bash, _ := NewSandbox(testHost(), SandboxConfig{Workspace: ws, Approval: tools.PolicyNever}).Tool("bash")
-		ctx := tools.WithEnv(context.Background(), &tools.Env{SessionID: "s", Sink: &toolstest.Sink{}, Answerer: ans})
-		if _, err := call(t, bash, ctx, args); code(err) != tools.CodeSandboxDenied || len(ans.Asked()) != 0 {
-			t.Fatalf("got %v (asked %d), want SANDBOX_DENIED without asking", err, len(ans.Asked()))
+		bash, _ := NewSandbox(testHost(), SandboxConfig{Workspace: ws}).Tool("bash")
+		if res := through(t, service(tools.PolicyNever, ans), env, bash, args); resultCode(res) != tools.CodeDenied || len(ans.Asked()) != 0 {
+			t.Fatalf("got %v (asked %d), want DENIED without asking", res.Content, len(ans.Asked()))
 		}
 	})
 }

@@ -152,7 +152,7 @@ return {read: JSON.stringify(r.lines).includes("alpha"), write: w};`
 	out := c.ok("run", "--plan", "--workspace", ws, "--model", "script:"+model, "--approval", "never", "--output", "json", "look")
 	ev := c.show(parseFinal(t, out).SessionID).Events
 	text := resultText(sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(ev, session.TypeToolResult)[0]))
-	if !strings.Contains(text, `"read": true`) || !strings.Contains(text, "DENIED: write was refused because plan mode is on") {
+	if !strings.Contains(text, `"read": true`) || !strings.Contains(text, "DENIED: write was refused: plan mode is on") {
 		t.Fatalf("%s", text)
 	}
 	assertFiles(t, ws, map[string]string{"a.txt": "alpha\n"}, "b.txt")

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,11 +34,19 @@ func newTerminalAnswerer() tools.Answerer {
 	return headlessAnswerer{}
 }
 
+// terminalApprovals is an approval service outside any session (ptc
+// tools starting a project's MCP servers), attended by the terminal.
+func terminalApprovals() *tools.Approvals {
+	a := tools.NewApprovals(tools.PolicyAsk)
+	a.Attend(newTerminalAnswerer())
+	return a
+}
+
 // headlessAnswerer is used when nobody can answer.
 type headlessAnswerer struct{}
 
-func (headlessAnswerer) Ask(context.Context, tools.Question) (string, error) {
-	return "", tools.ErrNoAnswerer
+func (headlessAnswerer) Ask(context.Context, tools.Question) (tools.Reply, error) {
+	return tools.Reply{}, tools.ErrNoAnswerer
 }
 
 // lineAnswerer asks one question at a time on a line-oriented terminal.
@@ -77,16 +83,20 @@ func newLineAnswerer(r io.Reader, w io.Writer) *lineAnswerer {
 // question is treated as denied (approval) or unanswered (question).
 const maxTries = 3
 
-func (a *lineAnswerer) Ask(ctx context.Context, q tools.Question) (string, error) {
+func (a *lineAnswerer) Ask(ctx context.Context, q tools.Question) (tools.Reply, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	var answer string
+	var err error
 	switch q.Kind {
 	case tools.KindApproval:
 		return a.approval(ctx, q)
 	case tools.KindPlan:
-		return a.plan(ctx, q)
+		answer, err = a.plan(ctx, q)
+	default:
+		answer, err = a.question(ctx, q)
 	}
-	return a.question(ctx, q)
+	return tools.Reply{Answer: answer, Via: "terminal"}, err
 }
 
 // plan shows a plan (exit_plan_mode) as the TUI's dialog does, sanitised,
@@ -126,33 +136,104 @@ func (a *lineAnswerer) choose(ctx context.Context, prompt, again, fallback strin
 	return fallback, nil
 }
 
-// approval shows what would run and where (the same fields as the TUI's
-// dialog, every value sanitised: a justification or a tool name cannot
-// move the cursor or redraw the prompt), then reads the answer.
-func (a *lineAnswerer) approval(ctx context.Context, q tools.Question) (string, error) {
+// lineWidth is the width the line prompt lays approvals out for: the
+// terminal's when known, else 80.
+const lineWidth = 80
+
+// approval shows what would run and where (tools.DescribeApproval: the
+// mode first and last, the whole command with every character visible,
+// the model's justification clipped), wrapped to the terminal's width so
+// no value can push the mode lines out of sight, then reads the answer.
+// An escalation may be allowed for the session by a pattern the user
+// types instead of the exact command.
+func (a *lineAnswerer) approval(ctx context.Context, q tools.Question) (tools.Reply, error) {
 	var workspace, mode string
 	if a.settings != nil {
 		s := a.settings()
 		workspace, mode = s.Workspace, s.Sandbox
 	}
 	title, fields := tools.DescribeApproval(q, workspace, mode)
-	fmt.Fprintf(a.out, "\nptc wants to run %s (%s):\n", termsafe.Line(q.Tool), title)
-	for _, f := range fields {
-		fmt.Fprintf(a.out, "  %-10s %s\n", f.Label, strings.ReplaceAll(f.Value, "\n", "\n             "))
+	fmt.Fprintf(a.out, "\nptc asks: %s\n", title)
+	for _, l := range approvalLines(fields, a.width()) {
+		fmt.Fprintln(a.out, l)
 	}
-	fmt.Fprintf(a.out, "  arguments:\n%s\n", termsafe.String(indentArgs(q.Args)))
-	return a.choose(ctx, "Allow? [a] once  [s] for this session  [d] deny: ", "Please type a, s or d.", tools.AnswerDeny,
-		func(line string) (string, bool) {
-			switch strings.ToLower(line) {
-			case "a", "y", "yes", "allow", "once":
-				return tools.AnswerAllowOnce, true
-			case "s", "session", "always":
-				return tools.AnswerAllowSession, true
-			case "d", "n", "no", "deny":
-				return tools.AnswerDeny, true
+	pattern := q.Grant != nil && q.Grant.Mode != ""
+	prompt, again := "Allow? [a] once  [s] for this session  [d] deny: ", "Please type a, s or d."
+	if pattern {
+		prompt, again = "Allow? [a] once  [s] for this session  [p] session, by pattern  [d] deny: ", "Please type a, s, p or d."
+	}
+	answer, err := a.choose(ctx, prompt, again, tools.AnswerDeny, func(line string) (string, bool) {
+		switch strings.ToLower(line) {
+		case "a", "y", "yes", "allow", "once":
+			return tools.AnswerAllowOnce, true
+		case "s", "session", "always":
+			return tools.AnswerAllowSession, true
+		case "p", "pattern":
+			return "pattern", pattern
+		case "d", "n", "no", "deny":
+			return tools.AnswerDeny, true
+		}
+		return "", false
+	})
+	if err != nil || answer != "pattern" {
+		return tools.Reply{Answer: answer, Via: "terminal"}, err
+	}
+	return a.pattern(ctx, q)
+}
+
+// pattern reads the pattern a session grant for an escalation covers; it
+// must match the command shown. Anything unreadable denies.
+func (a *lineAnswerer) pattern(ctx context.Context, q tools.Question) (tools.Reply, error) {
+	fmt.Fprintln(a.out, "A pattern is the command with * where any text may stand (never ; & | < > ` $ ( ) or a line break).")
+	for range maxTries {
+		fmt.Fprint(a.out, "Pattern: ")
+		line, err := a.readLine(ctx)
+		if err != nil {
+			return tools.Reply{}, err
+		}
+		switch err := tools.CheckPattern(line); {
+		case err != nil:
+			fmt.Fprintf(a.out, "Not a pattern: %v.\n", err)
+		case !tools.MatchPattern(line, q.Grant.Command):
+			fmt.Fprintln(a.out, "That pattern does not match the command shown.")
+		default:
+			fmt.Fprintf(a.out, "Allowed for this session: %s.\n", termsafe.Visible(line))
+			return tools.Reply{Answer: tools.AnswerAllowSession, Pattern: line, Via: "terminal"}, nil
+		}
+	}
+	return tools.Reply{Answer: tools.AnswerDeny, Via: "terminal"}, nil
+}
+
+// approvalLines lays fields out as labelled rows of at most width
+// columns: the label in a column of its own, each value wrapped below it.
+func approvalLines(fields []tools.Field, width int) []string {
+	const indent = "  "
+	labelW := 0
+	for _, f := range fields {
+		labelW = max(labelW, len(f.Label))
+	}
+	pad := strings.Repeat(" ", len(indent)+labelW+1)
+	var lines []string
+	for _, f := range fields {
+		for i, row := range termsafe.Wrap(f.Value, width-len(pad)) {
+			if i == 0 {
+				lines = append(lines, fmt.Sprintf("%s%-*s %s", indent, labelW, f.Label, row))
+			} else {
+				lines = append(lines, pad+row)
 			}
-			return "", false
-		})
+		}
+	}
+	return lines
+}
+
+// width is the terminal's width, or lineWidth when it is not known.
+func (a *lineAnswerer) width() int {
+	if f, ok := a.out.(interface{ Fd() uintptr }); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w >= 40 {
+			return w
+		}
+	}
+	return lineWidth
 }
 
 func (a *lineAnswerer) question(ctx context.Context, q tools.Question) (string, error) {
@@ -202,19 +283,4 @@ func (a *lineAnswerer) readLine(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(line), nil
-}
-
-// indentArgs shows the raw arguments as indented JSON, clipped to a
-// screenful.
-func indentArgs(raw string) string {
-	var b bytes.Buffer
-	if json.Indent(&b, []byte(raw), "  ", "  ") != nil {
-		b.Reset()
-		b.WriteString(raw)
-	}
-	s := "  " + b.String()
-	if len(s) > 2000 {
-		s = s[:2000] + "\n  … (arguments clipped)"
-	}
-	return s
 }

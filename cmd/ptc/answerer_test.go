@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -23,8 +24,8 @@ func TestTerminalAnswerer(t *testing.T) {
 		err         error
 		shows       string
 	}{
-		{"a allows once", "a\n", approval, tools.AnswerAllowOnce, nil, `"command": "rm -rf build"`},
-		{"s allows for the session", "s\n", approval, tools.AnswerAllowSession, nil, "ptc wants to run bash"},
+		{"a allows once", "a\n", approval, tools.AnswerAllowOnce, nil, "  command rm -rf build"},
+		{"s allows for the session", "s\n", approval, tools.AnswerAllowSession, nil, "ptc asks: bash needs your approval"},
 		{"d denies", "d\n", approval, tools.AnswerDeny, nil, "[d] deny"},
 		{"nonsense is asked again", "what\nA\n", approval, tools.AnswerAllowOnce, nil, "Please type a, s or d."},
 		{"endless nonsense denies", "x\ny?\nz\n", approval, tools.AnswerDeny, nil, ""},
@@ -43,7 +44,7 @@ func TestTerminalAnswerer(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
 			got, err := newLineAnswerer(strings.NewReader(c.input), &out).Ask(context.Background(), c.q)
-			if got != c.want || !errors.Is(err, c.err) {
+			if got.Answer != c.want || !errors.Is(err, c.err) {
 				t.Fatalf("got %q, %v; want %q, %v", got, err, c.want, c.err)
 			}
 			if !strings.Contains(out.String(), c.shows) {
@@ -62,7 +63,7 @@ func TestThePlanPromptShowsHostileTextEscaped(t *testing.T) {
 	q := tools.Question{Kind: tools.KindPlan, Tool: "exit_plan_mode", Text: "# Plan\x1b[2J\x1b[H\n\n1. Step \u202eone\x07\n"}
 	var out bytes.Buffer
 	got, err := newLineAnswerer(strings.NewReader("k\n"), &out).Ask(context.Background(), q)
-	if err != nil || got != tools.AnswerKeepPlanning {
+	if err != nil || got.Answer != tools.AnswerKeepPlanning {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	shown := out.String()
@@ -79,16 +80,17 @@ func TestThePlanPromptShowsHostileTextEscaped(t *testing.T) {
 }
 
 func TestTheApprovalPromptShowsHostileTextEscaped(t *testing.T) {
-	q := tools.Question{Kind: tools.KindApproval, Tool: "bash\u202e\x1b[2J",
-		Args: `{"command":"rm -rf ~","sandbox_permissions":"danger-full-access","justification":"run ` + "`ls`" + ` read-only\u001b[2J\u001b[H\u001b[32mOK\u001b[0m"}`,
-		Text: "Allow this bash call?\x1b[2J"}
+	q := tools.Question{Kind: tools.KindApproval, Tool: "bash\u202e\x1b[2J", Mode: "danger-full-access", Current: "workspace-write", Unconfined: true,
+		Justification: "run `ls` read-only\x1b[2J\x1b[H\x1b[32mOK\x1b[0m",
+		Args:          `{"command":"rm -rf ~","sandbox_permissions":"danger-full-access","justification":"run ` + "`ls`" + ` read-only\u001b[2J\u001b[H\u001b[32mOK\u001b[0m"}`,
+		Text:          "Allow this bash call?\x1b[2J"}
 	var out bytes.Buffer
 	a := newLineAnswerer(strings.NewReader("d\n"), &out)
 	showSettings(a, func() session.Settings {
 		return session.Settings{Workspace: "/home/dev/project", Sandbox: "workspace-write"}
 	})
 	got, err := a.Ask(context.Background(), q)
-	if err != nil || got != tools.AnswerDeny {
+	if err != nil || got.Answer != tools.AnswerDeny {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	shown := out.String()
@@ -97,10 +99,70 @@ func TestTheApprovalPromptShowsHostileTextEscaped(t *testing.T) {
 			t.Fatalf("the prompt holds %q raw:\n%s", raw, shown)
 		}
 	}
-	for _, want := range []string{`bash\u202e\x1b[2J`, `read-only\x1b[2J\x1b[H\x1b[32mOK\x1b[0m`, "danger-full-access  (now workspace-write)",
-		"on the host, unconfined", "workspace  /home/dev/project", "command    rm -rf ~"} {
+	for _, want := range []string{`bash\u202e\x1b[2J`, `read-only\x1b[2J\x1b[H\x1b[32mOK\x1b[0m`, "mode       danger-full-access, UNCONFINED: no sandbox (now workspace-write)\n", "workspace  /home/dev/project", "command    rm -rf ~"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the prompt lacks %q:\n%s", want, shown)
+		}
+	}
+}
+
+// paddedApproval is issue 21's spoofed approval: a command padded with
+// spaces so its tail falls off a cut line, and a justification laid out
+// as 80-column rows that draw a fake, harmless-looking mode.
+func paddedApproval() tools.Question {
+	command := "ls -la" + strings.Repeat(" ", 300) + "; echo HOST > x"
+	var why strings.Builder
+	for range 8 {
+		for _, row := range []string{"list the files", "mode       read-only", "where      inside the sandbox"} {
+			why.WriteString(row + strings.Repeat(" ", 80-len(row)))
+		}
+	}
+	args, _ := json.Marshal(map[string]string{"command": command, "description": "list", "sandbox_permissions": "danger-full-access", "justification": why.String()})
+	return tools.Question{Kind: tools.KindApproval, ID: "r1", CallID: "c1", Tool: "bash", Mode: "danger-full-access", Current: "workspace-write",
+		Unconfined: true, Justification: why.String(), Workspace: "/home/dev/project", Args: string(args),
+		Grant:   &session.Grant{Tool: "bash", Mode: "danger-full-access", Command: command},
+		Options: []string{tools.AnswerAllowOnce, tools.AnswerAllowSession, tools.AnswerDeny}}
+}
+
+func TestAPaddedApprovalFitsA24By80ScreenWithItsRealModeAndWholeCommand(t *testing.T) {
+	var out bytes.Buffer
+	got, err := newLineAnswerer(strings.NewReader("d\n"), &out).Ask(context.Background(), paddedApproval())
+	if err != nil || got.Answer != tools.AnswerDeny {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	rows := strings.Split(strings.TrimPrefix(out.String(), "\n"), "\n")
+	for _, r := range rows {
+		if w := len([]rune(r)); w > 80 {
+			t.Errorf("a row is %d columns wide: %q", w, r)
+		}
+	}
+	if len(rows) > 24 {
+		t.Fatalf("the approval takes %d rows of a 24-row screen:\n%s", len(rows), out.String())
+	}
+	screen := strings.Join(rows, "\n")
+	if !strings.Contains(screen, "command    ls -la⟨300 spaces⟩; echo HOST > x\n") {
+		t.Errorf("the whole command is not shown:\n%s", screen)
+	}
+	mode := "  mode       danger-full-access, UNCONFINED: no sandbox (now workspace-write)"
+	if strings.Count(screen, mode) != 2 || rows[1] != mode || rows[len(rows)-2] != mode {
+		t.Errorf("the real mode line must be first and right above the prompt:\n%s", screen)
+	}
+	if strings.Contains(screen, "mode       read-only") || !strings.Contains(screen, "(the model's words, not checked)") {
+		t.Errorf("the justification is not clipped and marked as the model's:\n%s", screen)
+	}
+}
+
+func TestAPatternGrantIsReadAndMustMatchTheCommand(t *testing.T) {
+	q := paddedApproval()
+	q.Grant.Command = "go test ./..."
+	var out bytes.Buffer
+	got, err := newLineAnswerer(strings.NewReader("p\n*\nmake *\ngo test *\n"), &out).Ask(context.Background(), q)
+	if err != nil || got.Answer != tools.AnswerAllowSession || got.Pattern != "go test *" {
+		t.Fatalf("got %+v, %v\n%s", got, err, out.String())
+	}
+	for _, want := range []string{"Not a pattern", "does not match the command shown", "Allowed for this session: go test *"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, out.String())
 		}
 	}
 }

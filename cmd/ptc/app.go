@@ -118,11 +118,14 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	if opts.Answerer == nil {
 		opts.Answerer = newTerminalAnswerer()
 	}
+	if _, headless := opts.Answerer.(headlessAnswerer); headless {
+		opts.Answerer = nil // no front end: approvals fail closed without an ask
+	}
 	f.agentic.apply(&opts)
 	if os.Getenv("PTC_TEST_TOOLS") != "" {
 		opts.Toolset = sleepToolset
 	}
-	opts.MCP = &harness.MCPOptions{Configs: f.mcp.configs, Answerer: opts.Answerer,
+	opts.MCP = &harness.MCPOptions{Configs: f.mcp.configs,
 		Notify: func(s string) { f.notef("ptc: note: %s", termsafe.String(s)) }}
 	sess, err := harness.Open(ctx, home, opts)
 	if err != nil {

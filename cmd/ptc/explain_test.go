@@ -93,7 +93,7 @@ func TestRunTextOutputShowsCommandsResultHeadsAndHostileTextEscaped(t *testing.T
 		"→ bash $ printf",
 		"  ← 1\n    2\n    3\n    … 2 more line(s)",
 		"asks for danger-full-access: run ls read-only\\x1b[2J\\x1b[H\\x1b[32mOK\\x1b[0m \\u202egnp.exe",
-		"SANDBOX_DENIED",
+		"DENIED: running bash in danger-full-access needs the user's approval and the approval policy is never",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the text output lacks %q:\n%s", want, out)

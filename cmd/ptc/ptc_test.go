@@ -128,7 +128,7 @@ func TestApprovalNeverTurnsAnEscalationIntoADenial(t *testing.T) {
 		t.Fatalf("the turn did not continue after the denial: %+v", f)
 	}
 	r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(c.show(f.SessionID).Events, session.TypeToolResult)[0])
-	if !r.IsError || r.Error == nil || r.Error.Code != "SANDBOX_DENIED" {
+	if !r.IsError || r.Error == nil || r.Error.Code != "DENIED" {
 		t.Fatalf("result = %+v", r)
 	}
 }

@@ -268,8 +268,8 @@ func TestTheTUIInTmux(t *testing.T) {
 	t.Run("hostile names and justifications show escaped", func(t *testing.T) {
 		p.typed("hostile")
 		p.keys("Enter")
-		s := p.waitText("asks to run outside its sandbox mode")
-		for _, want := range []string{`read-only\x1b[2J\x1b[H\x1b[32mOK\x1b[0m \u202egnp.exe`, "danger-full-access", "on the host, unconfined", `evil\x1b]0;pwned\x07\u202etool`} {
+		s := p.waitText("asks to run UNCONFINED on the host")
+		for _, want := range []string{`read-only\x1b[2J\x1b[H\x1b[32mOK\x1b[0m \u202egnp.exe`, "danger-full-access, UNCONFINED: no sandbox (now workspace-write)", `evil\x1b]0;pwned\x07\u202etool`} {
 			if !strings.Contains(s, want) {
 				t.Errorf("the screen lacks %q:\n%s", want, s)
 			}
@@ -322,7 +322,7 @@ func TestTheTUIInTmux(t *testing.T) {
 		p.typed("ptc run --preset standard --model script:" + filepath.Join(root, "approve.json") + " go")
 		p.keys("Enter")
 		s := p.waitText("Allow? [a] once")
-		for _, want := range []string{`read-only\x1b[2J\x1b[H\x1b[32mOK\x1b[0m \u202egnp.exe`, "danger-full-access  (now workspace-write)", "workspace  " + ws} {
+		for _, want := range []string{`read-only\x1b[2J\x1b[H\x1b[32mOK\x1b[0m \u202egnp.exe`, "danger-full-access, UNCONFINED: no sandbox (now workspace-write)", "workspace  " + ws} {
 			if !strings.Contains(s, want) {
 				t.Errorf("the prompt lacks %q:\n%s", want, s)
 			}

@@ -43,7 +43,7 @@ func newToolsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m, err := startMCP(c.Context(), home, harness.MCPOptions{Workspace: ws, Configs: mf.configs, Answerer: newTerminalAnswerer()}, stderrNote)
+			m, err := startMCP(c.Context(), home, harness.MCPOptions{Workspace: ws, Configs: mf.configs, Approvals: terminalApprovals()}, stderrNote)
 			if err != nil {
 				return err
 			}

@@ -26,6 +26,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mattn/go-runewidth"
+
 	"github.com/ptc-dev/ptc/internal/clip"
 )
 
@@ -127,4 +129,97 @@ func unsafeRune(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// Visible is Line for text a person must read to the last character
+// before allowing it (a command in an approval): besides what Line
+// escapes, every run of two or more spaces shows as a marker with its
+// length, "⟨300 spaces⟩", so padding cannot push the rest of a command
+// out of sight; characters that look like a space or like nothing at all
+// (no-break and other Unicode spaces, zero-width characters, the BOM)
+// show escaped, and so does a literal "⟨", so the marker cannot be faked.
+func Visible(s string) string {
+	var b strings.Builder
+	line := Line(s)
+	for i := 0; i < len(line); {
+		if line[i] == ' ' {
+			n := 1
+			for i+n < len(line) && line[i+n] == ' ' {
+				n++
+			}
+			if n == 1 {
+				b.WriteByte(' ')
+			} else {
+				fmt.Fprintf(&b, "⟨%d spaces⟩", n)
+			}
+			i += n
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if r == '⟨' || invisibleRune(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		} else {
+			b.WriteString(line[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// invisibleRune reports characters that display as blank or as nothing.
+func invisibleRune(r rune) bool {
+	switch {
+	case r == 0x00a0 || r == 0x1680 || r == 0x180e || r == 0x202f || r == 0x205f || r == 0x3000:
+		return true
+	case r >= 0x2000 && r <= 0x200d: // en quad … zero-width joiner
+		return true
+	case r == 0x2060 || r == 0xfeff || r == 0x00ad: // word joiner, BOM, soft hyphen
+		return true
+	}
+	return false
+}
+
+// lastSpace is the index of the last space of s outside a marker, or -1.
+func lastSpace(s string) int {
+	sp := strings.LastIndexByte(s, ' ')
+	for sp >= 0 && strings.LastIndex(s[:sp], "⟨") > strings.LastIndex(s[:sp], "⟩") {
+		sp = strings.LastIndexByte(s[:sp], ' ')
+	}
+	return sp
+}
+
+// Wrap cuts s (already made safe: one line, no escapes to drive the
+// terminal) into rows of at most width columns, counting wide characters
+// as two, so every character of s appears exactly once. A row breaks
+// after a space in its second half rather than inside a word, and a
+// marker of Visible is kept whole on a row when it fits one.
+func Wrap(s string, width int) []string {
+	width = max(width, 8)
+	var rows []string
+	for s != "" {
+		cut, cols := 0, 0
+		for cut < len(s) {
+			r, size := utf8.DecodeRuneInString(s[cut:])
+			w := runewidth.RuneWidth(r)
+			if cols+w > width {
+				break
+			}
+			cols += w
+			cut += size
+		}
+		if cut == 0 { // a character wider than the row
+			_, cut = utf8.DecodeRuneInString(s)
+		}
+		if open := strings.LastIndex(s[:cut], "⟨"); open > 0 && !strings.Contains(s[open:cut], "⟩") {
+			cut = open
+		} else if sp := lastSpace(s[:cut]); cut < len(s) && sp >= cut/2 {
+			cut = sp + 1 // break after a space rather than inside a word
+		}
+		rows = append(rows, s[:cut])
+		s = s[cut:]
+	}
+	if rows == nil {
+		rows = []string{""}
+	}
+	return rows
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
 )
 
 func TestString(t *testing.T) {
@@ -79,4 +81,49 @@ func ExampleString() {
 	justification := "run `ls` read-only\x1b[2J\x1b[H"
 	fmt.Println(String(justification))
 	// Output: run `ls` read-only\x1b[2J\x1b[H
+}
+
+func TestVisible(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"plain text is unchanged", "ls -la", "ls -la"},
+		{"a run of spaces shows its length", "ls -la" + strings.Repeat(" ", 300) + "; echo HOST > x", "ls -la⟨300 spaces⟩; echo HOST > x"},
+		{"two spaces are a run", "a  b", "a⟨2 spaces⟩b"},
+		{"tabs and newlines are escaped", "a\tb\nc", `a\tb\nc`},
+		{"look-alike and invisible spaces are escaped", "rm\u00a0-rf\u200b /\ufeff", `rm\u00a0-rf\u200b /\ufeff`},
+		{"a literal marker cannot pass for one", "⟨300 spaces⟩", `\u27e8300 spaces⟩`},
+		{"escape sequences stay escaped", "\x1b[2J", `\x1b[2J`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Visible(c.in); got != c.want {
+				t.Fatalf("Visible(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+func TestWrap(t *testing.T) {
+	t.Run("every character appears once, no row wider than asked", func(t *testing.T) {
+		s := strings.Repeat("abcdefghij", 25) + "日本語" + strings.Repeat("x", 40)
+		rows := Wrap(s, 30)
+		if strings.Join(rows, "") != s {
+			t.Fatalf("rows lose or add text: %q", rows)
+		}
+		for _, r := range rows {
+			if w := runewidth.StringWidth(r); w > 30 {
+				t.Fatalf("row %q is %d columns", r, w)
+			}
+		}
+	})
+	t.Run("a marker is kept whole on a row", func(t *testing.T) {
+		rows := Wrap("0123456789ab⟨300 spaces⟩cd", 16)
+		if rows[0] != "0123456789ab" || rows[1] != "⟨300 spaces⟩cd" {
+			t.Fatalf("%q", rows)
+		}
+	})
+	t.Run("empty text is one empty row", func(t *testing.T) {
+		if rows := Wrap("", 20); len(rows) != 1 || rows[0] != "" {
+			t.Fatalf("%q", rows)
+		}
+	})
 }

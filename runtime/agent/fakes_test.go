@@ -198,5 +198,5 @@ func runnerOf(t *testing.T, ts ...tools.Tool) ToolRunner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever}))
+	return FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Approvals: tools.NewApprovals(tools.PolicyNever)}))
 }

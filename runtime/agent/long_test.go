@@ -97,7 +97,7 @@ func newAgent(t testing.TB, p llm.Provider, log agent.Log, cfg compact.Config) *
 	n := 0
 	a, err := agent.New(agent.Config{
 		Provider: p, Model: "m", System: "You read files.",
-		Tools:      agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})),
+		Tools:      agent.FromRunner(tools.NewRunner(reg, tools.RunnerConfig{Approvals: tools.NewApprovals(tools.PolicyNever)})),
 		Compaction: cfg,
 		NewID:      func() string { n++; return fmt.Sprintf("id%d", n) },
 		Context:    func() prompt.Context { return prompt.Context{Workspace: "/w", Sandbox: "read-only"} },

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/runtime/tools/toolstest"
 )
@@ -115,13 +116,26 @@ func TestProjectServersStartOnlyOnceApproved(t *testing.T) {
 	})
 	t.Run("a headless answerer also skips it", func(t *testing.T) {
 		a := &toolstest.Answerer{}
-		got, _, _ := Admit(context.Background(), servers, ws, trust, a)
+		got, _, _ := Admit(context.Background(), servers, ws, trust, envFor(a))
 		if len(got) != 1 || len(a.Asked()) != 1 || strings.Contains(a.Asked()[0].Text, "\x1b") {
 			t.Fatalf("admitted %v, asked %+v", got, a.Asked())
 		}
 	})
+	t.Run("approval policy never skips it without asking, logged as a policy denial", func(t *testing.T) {
+		a, sink := toolstest.Answer(tools.AnswerAllowOnce), &toolstest.Sink{}
+		svc := tools.NewApprovals(tools.PolicyNever)
+		svc.Attend(a)
+		got, notices, _ := Admit(context.Background(), servers, ws, trust, &tools.Env{Approvals: svc, Sink: sink})
+		if len(got) != 1 || len(a.Asked()) != 0 || len(notices) != 1 || !strings.Contains(notices[0], "ptc mcp approve") {
+			t.Fatalf("admitted %v, asked %d, notices %q", got, len(a.Asked()), notices)
+		}
+		data := sink.Data()
+		if d, ok := data[len(data)-1].(session.ApprovalDecided); !ok || d.Decision != tools.AnswerDeny || d.By != tools.ByPolicy {
+			t.Fatalf("decided %+v", data)
+		}
+	})
 	t.Run("allow once starts it without remembering", func(t *testing.T) {
-		got, _, _ := Admit(context.Background(), servers, ws, trust, toolstest.Answer(tools.AnswerAllowOnce))
+		got, _, _ := Admit(context.Background(), servers, ws, trust, envFor(toolstest.Answer(tools.AnswerAllowOnce)))
 		if len(got) != 2 {
 			t.Fatalf("admitted %v", got)
 		}
@@ -130,7 +144,7 @@ func TestProjectServersStartOnlyOnceApproved(t *testing.T) {
 		}
 	})
 	t.Run("allow for the session is remembered for this workspace", func(t *testing.T) {
-		if got, _, _ := Admit(context.Background(), servers, ws, trust, toolstest.Answer(tools.AnswerAllowSession)); len(got) != 2 {
+		if got, _, _ := Admit(context.Background(), servers, ws, trust, envFor(toolstest.Answer(tools.AnswerAllowSession))); len(got) != 2 {
 			t.Fatalf("admitted %v", got)
 		}
 		if got, _, _ := Admit(context.Background(), servers, ws, trust, nil); len(got) != 2 {
@@ -164,6 +178,11 @@ func TestProjectServersStartOnlyOnceApproved(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+}
+
+// envFor is a session's Env whose user is a.
+func envFor(a tools.Answerer) *tools.Env {
+	return &tools.Env{Approvals: toolstest.Approvals(a), Sink: &toolstest.Sink{}}
 }
 
 func TestToolNamesAreStableCappedAndDistinct(t *testing.T) {

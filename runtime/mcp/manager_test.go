@@ -26,7 +26,7 @@ func dispatch(t *testing.T, m *Manager, name, args string) tools.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever})
+	r := tools.NewRunner(reg, tools.RunnerConfig{Approvals: tools.NewApprovals(tools.PolicyNever)})
 	return r.Dispatch(context.Background(), tools.Call{ID: "c1", Name: name, Raw: args})
 }
 

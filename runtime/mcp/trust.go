@@ -133,10 +133,11 @@ func (t *Trust) update(f func([]trustEntry) []trustEntry) error {
 
 // Admit returns the servers that may start: every user and flag server,
 // and the project servers the user approved. An unapproved project server
-// is put to answerer (an allow for the session is remembered, an allow
-// once is not); without an answerer (headless) it is skipped with a
-// notice saying how to approve it.
-func Admit(ctx context.Context, servers []Server, workspace string, trust *Trust, answerer tools.Answerer) (admitted []Server, notices []string, err error) {
+// is put to the session's approval service (env.Approvals, logging to
+// env.Sink): an allow for the session is remembered in trust, an allow
+// once is not; when nobody can answer (headless, --approval never, no
+// env) it is skipped with a notice saying how to approve it.
+func Admit(ctx context.Context, servers []Server, workspace string, trust *Trust, env *tools.Env) (admitted []Server, notices []string, err error) {
 	for _, s := range servers {
 		if s.Source != SourceProject {
 			admitted = append(admitted, s)
@@ -151,13 +152,17 @@ func Admit(ctx context.Context, servers []Server, workspace string, trust *Trust
 			continue
 		}
 		answer := ""
-		if answerer != nil {
-			answer, err = answerer.Ask(ctx, tools.Question{
-				Kind: tools.KindApproval, Tool: "MCP server " + printable(s.Name, 100), Args: s.describeJSON(),
-				Text: fmt.Sprintf("This project's %s wants to start the MCP server %s. It runs as your own program, outside the sandbox. Start it? (Allowing for the session remembers it for this workspace.)", ProjectFile, printable(s.Name, 100)),
-			})
-			if err != nil && !errors.Is(err, tools.ErrNoAnswerer) {
-				return nil, nil, err
+		if env != nil && env.Approvals != nil {
+			d, _ := env.Approvals.Decide(ctx, env, tools.Need{Remembered: true, Subject: "starting the MCP server " + printable(s.Name, 100),
+				Question: tools.Question{Tool: "MCP server " + printable(s.Name, 100), Args: s.describeJSON(), Unconfined: true, Workspace: workspace,
+					Text: fmt.Sprintf("This project's %s wants to start the MCP server %s. It runs as your own program, outside the sandbox. Start it? (Allowing for the session remembers it for this workspace.)", ProjectFile, printable(s.Name, 100)),
+				}})
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			answer = d.Answer
+			if d.By != tools.ByUser {
+				answer = ""
 			}
 		}
 		switch answer {

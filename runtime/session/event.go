@@ -230,22 +230,66 @@ type ApprovalPolicy struct {
 	Policy string `json:"policy"`
 }
 
-// ApprovalAsked records a question put to the user about a tool call.
+// ApprovalAsked records a request put to the user and left open until
+// the approval/decided of the same ID: an approval of a tool call (kind
+// "approval" or empty in logs from before the approval service), a
+// question (ask_user_question) or a plan (exit_plan_mode). It carries
+// everything a front end shows, so a restarted server can show a
+// request still open in the log again (tools.PendingFrom).
 type ApprovalAsked struct {
+	ID        string `json:"id,omitempty"`
+	Kind      string `json:"kind,omitempty"`
 	CallID    string `json:"callId"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 	Reason    string `json:"reason,omitempty"`
+	// Text is what the request asks (a question, a plan, the approval's
+	// sentence); Options the answers offered.
+	Text    string   `json:"text,omitempty"`
+	Options []string `json:"options,omitempty"`
+	// Mode is the sandbox mode the call runs in if allowed, Current the
+	// mode in force (they differ for an escalation), Unconfined whether
+	// it runs on the host without a sandbox.
+	Mode       string `json:"mode,omitempty"`
+	Current    string `json:"current,omitempty"`
+	Unconfined bool   `json:"unconfined,omitempty"`
+	// Justification is the model's reason for an escalation, as given.
+	Justification string `json:"justification,omitempty"`
+	Workspace     string `json:"workspace,omitempty"`
+	// Grant is what an allow for the session would cover.
+	Grant *Grant `json:"grant,omitempty"`
 }
 
-// ApprovalDecided records the answer: "allow-once", "allow-session" or
-// "deny", and who decided ("user", "policy", "session-grant", "hook").
+// ApprovalDecided records how a request was settled, or a call refused
+// without asking. Decision is "allow-once", "allow-session" or "deny" for
+// approvals, "answered" or "unanswered" for questions and plans; By is
+// who decided ("user", "policy", "session-grant", "hook", "read-only").
+// ID closes the approval/asked of that ID (empty when nothing was
+// asked). Grant is the session grant made (allow-session by the user) or
+// used (by session-grant); a resumed session rebuilds its grants from
+// the first kind. Answer is a question's or plan's reply; Via names the
+// front end that answered, when it said.
 type ApprovalDecided struct {
+	ID       string `json:"id,omitempty"`
 	CallID   string `json:"callId"`
 	Name     string `json:"name"`
 	Decision string `json:"decision"`
 	By       string `json:"by"`
 	Reason   string `json:"reason,omitempty"`
+	Grant    *Grant `json:"grant,omitempty"`
+	Answer   string `json:"answer,omitempty"`
+	Via      string `json:"via,omitempty"`
+}
+
+// Grant is what an allow for the session covers: a tool's calls that
+// need approval (Tool alone), or an escalation: the tool in Mode for
+// exactly Command (the command or path the user was shown) or, when the
+// user chose one, every command matching Pattern.
+type Grant struct {
+	Tool    string `json:"tool"`
+	Mode    string `json:"mode,omitempty"`
+	Command string `json:"command,omitempty"`
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // LLMRetry records that a failed attempt will be retried after Delay ms.

@@ -19,6 +19,7 @@ const (
 const (
 	msgOutcomeUnknown = "ptc stopped while this tool call was running, so it may or may not have taken effect. Check the current state before retrying anything with side effects."
 	msgNotStarted     = "ptc stopped before this tool call started; it did not run."
+	msgNotApproved    = "ptc stopped while this tool call waited for the user's approval; it did not run."
 )
 
 // Pending is an event to append: its type and its data struct.
@@ -41,7 +42,9 @@ type RepairPlan struct {
 // no turn/end (the process died): every call of the open step's
 // assistant/message without a tool/result gets an error result,
 // TOOL_OUTCOME_UNKNOWN if its tool/call was recorded (it may have run)
-// or TOOL_NOT_STARTED if not, in the model's order; then step/end if the
+// or TOOL_NOT_STARTED if not, or if it was still waiting for its approval
+// (an approval/asked of its call id left without an approval/decided:
+// the pipeline runs nothing before the answer), in the model's order; then step/end if the
 // step is open, then turn/end{interrupted}. Calls, tool/call and
 // tool/result events are matched by position, not by call id. Nothing is
 // removed.
@@ -75,7 +78,10 @@ func Repair(events []Event) (RepairPlan, error) {
 		for k := st.results; k < len(st.calls); k++ {
 			c := st.calls[k]
 			code, msg := codeToolNotStarted, msgNotStarted
-			if k < st.called {
+			switch {
+			case k < st.called && c.ID != "" && st.waiting[c.ID] != "":
+				msg = msgNotApproved
+			case k < st.called:
 				code, msg = codeToolOutcomeUnknown, msgOutcomeUnknown
 			}
 			plan.Events = append(plan.Events, Pending{Type: TypeToolResult, Data: ToolResult{
@@ -98,6 +104,9 @@ type turnState struct {
 	calls    []llm.ToolCall // of the open step's last assistant/message
 	called   int            // tool/call events after that message
 	results  int            // tool/result events after that message
+	// waiting maps the call ids of approvals asked after that message and
+	// not decided to their request id.
+	waiting map[string]string
 }
 
 func scanTurn(events []Event) (turnState, error) {
@@ -119,7 +128,25 @@ func scanTurn(events []Event) (turnState, error) {
 			if err := decodeFor(e, &d); err != nil {
 				return st, err
 			}
-			st.calls, st.called, st.results = d.Message.ToolCalls, 0, 0
+			st.calls, st.called, st.results, st.waiting = d.Message.ToolCalls, 0, 0, map[string]string{}
+		case TypeApprovalAsked:
+			var d ApprovalAsked
+			if err := decodeFor(e, &d); err != nil {
+				return st, err
+			}
+			if (d.Kind == "" || d.Kind == "approval") && d.ID != "" && st.waiting != nil {
+				st.waiting[d.CallID] = d.ID
+			}
+		case TypeApprovalDecided:
+			var d ApprovalDecided
+			if err := decodeFor(e, &d); err != nil {
+				return st, err
+			}
+			for call, id := range st.waiting {
+				if id == d.ID {
+					delete(st.waiting, call)
+				}
+			}
 		case TypeToolCall:
 			st.called++
 		case TypeToolResult:

@@ -95,6 +95,22 @@ func TestRepair(t *testing.T) {
 				{Type: session.TypeToolResult, Code: "TOOL_OUTCOME_UNKNOWN", Step: 1},
 				{Type: session.TypeToolResult, Code: "TOOL_NOT_STARTED", Step: 1},
 				stepEnd, interrupted}},
+		{name: "a call killed while waiting for its approval did not start; an approved one may have run", lastTurn: 1,
+			build: func(s *script) {
+				s.turnStart(1).stepStart(1, 1).user("q").assistant(1, 1, "", c1, c2).
+					call(1, 1, "c1", "bash").add(session.TypeApprovalAsked, session.ApprovalAsked{ID: "r1", CallID: "c1", Name: "bash"}).
+					add(session.TypeApprovalDecided, session.ApprovalDecided{ID: "r1", CallID: "c1", Name: "bash", Decision: "allow-once", By: "user"}).
+					result(1, 1, "c1", "bash", "ok").
+					call(1, 1, "c2", "write").add(session.TypeApprovalAsked, session.ApprovalAsked{ID: "r2", CallID: "c2", Name: "write"})
+			},
+			want: []brief{{Type: session.TypeToolResult, CallID: "c2", Code: "TOOL_NOT_STARTED", Step: 1}, stepEnd, interrupted}},
+		{name: "a call whose approval was answered before the kill may have run", lastTurn: 1,
+			build: func(s *script) {
+				s.turnStart(1).stepStart(1, 1).user("q").assistant(1, 1, "", c1).
+					call(1, 1, "c1", "bash").add(session.TypeApprovalAsked, session.ApprovalAsked{ID: "r1", CallID: "c1", Name: "bash"}).
+					add(session.TypeApprovalDecided, session.ApprovalDecided{ID: "r1", CallID: "c1", Name: "bash", Decision: "allow-once", By: "user"})
+			},
+			want: []brief{{Type: session.TypeToolResult, CallID: "c1", Code: "TOOL_OUTCOME_UNKNOWN", Step: 1}, stepEnd, interrupted}},
 		{name: "calls of an earlier step do not leak into the open one", lastTurn: 1,
 			build: func(s *script) {
 				s.turnStart(1).stepStart(1, 1).user("q").assistant(1, 1, "", c1).call(1, 1, "c1", "bash").

@@ -15,6 +15,7 @@ type options struct {
 	safe     func(args json.RawMessage) bool
 	approval func(args json.RawMessage) bool
 	writes   func(args json.RawMessage) bool
+	escalate func(ctx context.Context, call Call) (*Escalation, error)
 	render   func(value any) string
 	timeout  time.Duration
 }
@@ -105,6 +106,13 @@ func (t *typed[In, Out]) RequiresApproval(args json.RawMessage) bool {
 
 func (t *typed[In, Out]) Writes(args json.RawMessage) bool {
 	return t.opts.writes != nil && t.opts.writes(args)
+}
+
+func (t *typed[In, Out]) Escalation(ctx context.Context, call Call) (*Escalation, error) {
+	if t.opts.escalate == nil {
+		return nil, nil
+	}
+	return t.opts.escalate(ctx, call)
 }
 
 func (t *typed[In, Out]) Render(value any) string { return t.opts.render(value) }

@@ -15,14 +15,11 @@
 //	   │                  any hook or approval runs
 //	   ├─ parse + validate input schema → INVALID_ARGS (every violation
 //	   │                  with its JSON pointer, one line)
-//	   ├─ read-only ..... Env.ReadOnly says why (plan mode) and the tool
-//	   │                  Writes these arguments → DENIED, logged as an
-//	   │                  approval decision by "read-only"
-//	   ├─ pre-execute hooks: allow / deny (→ DENIED) / ask
-//	   ├─ approval ...... tool.RequiresApproval or a hook asked:
-//	   │                  session grant? policy never → DENIED;
-//	   │                  policy ask → Answerer (allow-once, allow-session,
-//	   │                  deny); no answerer → DENIED (fails closed)
+//	   ├─ admit ......... one Need for the session's Approvals (below):
+//	   │                  read-only (Env.ReadOnly and the tool Writes these
+//	   │                  arguments) → refused; a pre-execute hook's deny →
+//	   │                  refused, its ask → asked; the tool's Escalation
+//	   │                  (a wider sandbox mode) or RequiresApproval → asked
 //	   ├─ execute ....... own goroutine, timeout → TOOL_TIMEOUT,
 //	   │                  ctx cancelled → ABORTED, panic → TOOL_FAILED
 //	   ├─ post-execute hooks: replace the outcome or add notes
@@ -30,6 +27,28 @@
 //	   ├─ render (Tool.Render; notes appended)
 //	   └─ truncate ...... over MaxResultBytes: head + tail + note, full
 //	                      text spilled to <Env.SpillDir>/<callId>.txt
+//
+// Every decision goes through one service, Approvals, per session:
+//
+//	Runner.admit ─┐  tool approvals, escalations, hooks, read-only
+//	mcp.Admit ────┼─► Decide(Need) ─► refused? ─────────────► DENIED  (by read-only / hook)
+//	              │        │          grant covers it? ─────► allowed (by session-grant)
+//	              │        │          policy never? ────────► DENIED  (by policy)
+//	ask_user_ ────┤        ▼
+//	question,     └─► Ask ─► registry of open requests (ids r1, r2…)
+//	exit_plan_mode          │  approval/asked logged, then shown to every
+//	                        │  front end: Attend(Answerer) prompts (line
+//	                        │  mode, TUI), Join + Subscribe + Answer(id)
+//	                        │  (serve, editors); first answer wins, later
+//	                        │  ones get ErrAnswered
+//	                        ▼
+//	             reply ─► approval/decided (id, by user, grant) ─► allow-once /
+//	                      allow-session (grant stored: tool, or tool + mode +
+//	                      exact command or chosen pattern) / deny → DENIED;
+//	             no front end → DENIED; turn cancelled → ABORTED
+//
+// The grants and open requests live in the log: Restore rebuilds the
+// grants when a session resumes, PendingFrom lists what a log left open.
 //
 // The step scheduler (Runner.RunStep) admits the calls of one model step
 // through a Gate in the model's order: concurrency-safe calls share a pool,

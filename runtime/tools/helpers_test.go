@@ -36,18 +36,33 @@ type answerer struct {
 	asked   []Question
 }
 
-func (a *answerer) Ask(_ context.Context, q Question) (string, error) {
+func (a *answerer) Ask(_ context.Context, q Question) (Reply, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.asked = append(a.asked, q)
 	if a.err != nil {
-		return "", a.err
+		return Reply{}, a.err
 	}
 	ans := a.answers[0]
 	if len(a.answers) > 1 {
 		a.answers = a.answers[1:]
 	}
-	return ans, nil
+	return Reply{Answer: ans}, nil
+}
+
+func (a *answerer) questions() []Question {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]Question(nil), a.asked...)
+}
+
+// attended is a service under p with a attending (none when nil).
+func attended(p Policy, a Answerer) *Approvals {
+	svc := NewApprovals(p)
+	if a != nil {
+		svc.Attend(a)
+	}
+	return svc
 }
 
 type readIn struct {

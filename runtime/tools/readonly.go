@@ -24,20 +24,26 @@ func Writes(f func(args json.RawMessage) bool) Option {
 // changes files (write, edit).
 func AlwaysWrites(json.RawMessage) bool { return true }
 
-// byReadOnly is who refused a call in approval/decided.
-const byReadOnly = "read-only"
-
-// readOnly is the DENIED failure of a writing call while the session is
-// read-only, or nil when the call may go on. The refusal is logged as an
-// approval decision, so the audit trail shows every refused call.
-func readOnly(env *Env, e *entry, call Call) *Error {
+// readOnly is why a writing call is refused while the session is
+// read-only, or "" when it may go on. Admit turns it into a DENIED
+// decision logged as by "read-only", so the audit trail shows every
+// refused call.
+func readOnly(env *Env, e *entry, call Call) string {
 	if env.ReadOnly == nil || e.writer == nil {
-		return nil
+		return ""
 	}
 	why := env.ReadOnly()
 	if why == "" || !e.writer.Writes(call.Args) {
-		return nil
+		return ""
 	}
-	decided(env, call, AnswerDeny, byReadOnly, why)
-	return Errorf(CodeDenied, "%s was refused because %s", call.Name, why)
+	return why
+}
+
+// mode is the sandbox mode a call runs in without escalation: read-only
+// while the session is, else the mode in force.
+func (env *Env) mode() string {
+	if env.ReadOnly != nil && env.ReadOnly() != "" && env.Mode != "" {
+		return "read-only"
+	}
+	return env.Mode
 }

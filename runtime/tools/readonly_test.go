@@ -38,7 +38,7 @@ func TestReadOnlySessionsRefuseWritingCalls(t *testing.T) {
 			s, hookRan := &sink{}, false
 			hook := Hook{Name: "spy", Pre: func(context.Context, Call) Verdict { hookRan = true; return Verdict{} }}
 			reg := mustRegistry(t, PresentBoth, writeTool, shell, readTool())
-			r := NewRunner(reg, RunnerConfig{Policy: PolicyNever, Hooks: []Hook{hook},
+			r := NewRunner(reg, RunnerConfig{Approvals: NewApprovals(PolicyNever), Hooks: []Hook{hook},
 				Env: &Env{Sink: s, ReadOnly: func() string { return c.readOnly }}})
 			res := r.Dispatch(context.Background(), Call{ID: "c1", Name: c.tool, Raw: c.args, Nested: c.nested})
 			if !c.refused {
@@ -57,7 +57,7 @@ func TestReadOnlySessionsRefuseWritingCalls(t *testing.T) {
 			if len(types) != 1 || types[0] != session.TypeApprovalDecided {
 				t.Fatalf("events %v: the refusal must be logged as one approval decision", types)
 			}
-			if d := s.data[0].(session.ApprovalDecided); d.By != byReadOnly || d.Decision != AnswerDeny || d.Reason != why {
+			if d := s.data[0].(session.ApprovalDecided); d.By != ByReadOnly || d.Decision != AnswerDeny || d.Reason != why {
 				t.Fatalf("%+v", d)
 			}
 		})

@@ -9,7 +9,7 @@ import (
 func TestARunnerOverANewRegistryKeepsTheSessionGrants(t *testing.T) {
 	needs := NeedsApproval(func(json.RawMessage) bool { return true })
 	a := &answerer{answers: []string{AnswerAllowSession, AnswerDeny}}
-	run := NewRunner(mustRegistry(t, PresentNative, readTool(needs)), RunnerConfig{Policy: PolicyAsk, Env: &Env{Answerer: a}})
+	run := NewRunner(mustRegistry(t, PresentNative, readTool(needs)), RunnerConfig{Approvals: attended(PolicyAsk, a)})
 	if res := run.Dispatch(context.Background(), Call{ID: "c1", Name: "read", Raw: `{"file_path":"a"}`}); res.IsError {
 		t.Fatal(res.Content)
 	}

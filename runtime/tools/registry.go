@@ -47,11 +47,12 @@ type Registry struct {
 }
 
 type entry struct {
-	tool     Tool
-	spec     Spec
-	in, out  *jsonschema.Schema
-	approver ApprovalRequirer
-	writer   Writer
+	tool      Tool
+	spec      Spec
+	in, out   *jsonschema.Schema
+	approver  ApprovalRequirer
+	writer    Writer
+	escalator Escalator
 }
 
 // NewRegistry compiles every tool's schemas once. A duplicate name, an
@@ -84,6 +85,7 @@ func NewRegistry(p Presentation, tools ...Tool) (*Registry, error) {
 		e := &entry{tool: t, spec: spec, in: in, out: out}
 		e.approver, _ = t.(ApprovalRequirer)
 		e.writer, _ = t.(Writer)
+		e.escalator, _ = t.(Escalator)
 		r.entries[spec.Name] = e
 		r.names = append(r.names, spec.Name)
 	}

@@ -16,8 +16,11 @@ const (
 
 // RunnerConfig is fixed when the Runner is built.
 type RunnerConfig struct {
-	// Policy is the approval policy; "" means PolicyAsk.
-	Policy Policy
+	// Approvals decides every call that needs a decision (the session's
+	// service, under the policy in force); nil means a service of its
+	// own under PolicyAsk with nobody to answer, so asks fail closed. A
+	// context's Env.Approvals takes precedence.
+	Approvals *Approvals
 	// Hooks run for every call, before hooks added later with AddHook.
 	Hooks []Hook
 	// Env fills the fields that the context's Env (EnvFrom) leaves empty.
@@ -33,21 +36,20 @@ type RunnerConfig struct {
 }
 
 // Runner runs calls through the pipeline of one session (or agent scope):
-// it owns that scope's hooks and its allow-for-the-session grants. It is
-// safe for concurrent use and implements Dispatcher.
+// it owns that scope's hooks; its decisions go to the Approvals service.
+// It is safe for concurrent use and implements Dispatcher.
 type Runner struct {
 	reg *Registry
 	cfg RunnerConfig
 
-	mu     sync.Mutex
-	hooks  []Hook // copy-on-write; read under mu, never mutated in place
-	grants map[string]bool
+	mu    sync.Mutex
+	hooks []Hook // copy-on-write; read under mu, never mutated in place
 }
 
 // NewRunner returns a Runner over reg. The config is copied.
 func NewRunner(reg *Registry, cfg RunnerConfig) *Runner {
-	if cfg.Policy == "" {
-		cfg.Policy = PolicyAsk
+	if cfg.Approvals == nil {
+		cfg.Approvals = NewApprovals(PolicyAsk)
 	}
 	if cfg.MaxResultBytes == 0 {
 		cfg.MaxResultBytes = DefaultMaxResultBytes
@@ -55,33 +57,24 @@ func NewRunner(reg *Registry, cfg RunnerConfig) *Runner {
 	if cfg.MaxParallel <= 0 {
 		cfg.MaxParallel = DefaultMaxParallel
 	}
-	return &Runner{
-		reg:    reg,
-		cfg:    cfg,
-		hooks:  append([]Hook(nil), cfg.Hooks...),
-		grants: map[string]bool{},
-	}
+	return &Runner{reg: reg, cfg: cfg, hooks: append([]Hook(nil), cfg.Hooks...)}
 }
 
-// WithRegistry returns a Runner over reg with this Runner's config, its
-// hooks and a copy of its allow-for-the-session grants: the same session
-// scope over a tool set that changed (an MCP server's new tools). It must
-// not be called while this Runner runs calls.
+// WithRegistry returns a Runner over reg with this Runner's config (so
+// the same Approvals and grants) and its hooks: the same session scope
+// over a tool set that changed (an MCP server's new tools).
 func (r *Runner) WithRegistry(reg *Registry) *Runner {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	grants := make(map[string]bool, len(r.grants))
-	for k, v := range r.grants {
-		grants[k] = v
-	}
-	return &Runner{reg: reg, cfg: r.cfg, hooks: r.hooks, grants: grants}
+	return &Runner{reg: reg, cfg: r.cfg, hooks: r.hooks}
 }
 
 // Registry returns the tool set the Runner dispatches to.
 func (r *Runner) Registry() *Registry { return r.reg }
 
-// Policy returns the approval policy in force.
-func (r *Runner) Policy() Policy { return r.cfg.Policy }
+// Approvals returns the service the Runner's decisions go to when the
+// context brings none.
+func (r *Runner) Approvals() *Approvals { return r.cfg.Approvals }
 
 // AddHook adds a hook for every later call of this Runner.
 func (r *Runner) AddHook(h Hook) {
@@ -149,11 +142,9 @@ func (r *Runner) Dispatch(ctx context.Context, call Call) (res Result) {
 	}
 	env := r.env(ctx)
 	ctx = WithEnv(ctx, env)
-	if rerr := readOnly(env, e, call); rerr != nil {
-		return Failure(call, rerr)
-	}
 	hooks := r.hookList()
-	if aerr := r.admit(ctx, env, e, call, hooks); aerr != nil {
+	ctx, aerr := r.admit(ctx, env, e, call, hooks)
+	if aerr != nil {
 		return Failure(call, aerr)
 	}
 	out := r.execute(ctx, e, call)
@@ -226,8 +217,11 @@ func (r *Runner) env(ctx context.Context) *Env {
 		if e.Sink == nil {
 			e.Sink = b.Sink
 		}
-		if e.Answerer == nil {
-			e.Answerer = b.Answerer
+		if e.Approvals == nil {
+			e.Approvals = b.Approvals
+		}
+		if e.Mode == "" {
+			e.Mode = b.Mode
 		}
 		if e.Dispatcher == nil {
 			e.Dispatcher = b.Dispatcher
@@ -238,6 +232,9 @@ func (r *Runner) env(ctx context.Context) *Env {
 	}
 	if e.Dispatcher == nil {
 		e.Dispatcher = r
+	}
+	if e.Approvals == nil {
+		e.Approvals = r.cfg.Approvals
 	}
 	return &e
 }

@@ -164,7 +164,7 @@ func TestHooks(t *testing.T) {
 	t.Run("an ask hook sends the call to the answerer", func(t *testing.T) {
 		a := &answerer{answers: []string{AnswerAllowOnce}}
 		run := NewRunner(mustRegistry(t, PresentNative, readTool()), RunnerConfig{
-			Env:   &Env{Answerer: a},
+			Env:   &Env{Approvals: attended(PolicyAsk, a)},
 			Hooks: []Hook{{Pre: func(context.Context, Call) Verdict { return Verdict{Action: Ask, Reason: "outside the workspace"} }}},
 		})
 		res := run.Dispatch(context.Background(), Call{Name: "read", Raw: `{"file_path":"/etc/passwd"}`})
@@ -220,20 +220,20 @@ func TestApproval(t *testing.T) {
 		{"policy never denies without asking", PolicyNever, &answerer{answers: []string{AnswerAllowOnce}},
 			[]string{`{"file_path":"secret"}`}, []string{CodeDenied}, []string{decided}, "approval policy is never"},
 		{"no answerer fails closed", PolicyAsk, nil,
-			[]string{`{"file_path":"secret"}`}, []string{CodeDenied}, []string{asked, decided}, "no terminal to ask; rerun with --approval never"},
+			[]string{`{"file_path":"secret"}`}, []string{CodeDenied}, []string{decided}, "nobody can be asked in this run (no terminal); rerun with --approval never"},
 		{"a headless answerer fails closed", PolicyAsk, &answerer{err: ErrNoAnswerer},
-			[]string{`{"file_path":"secret"}`}, []string{CodeDenied}, []string{asked, decided}, "no terminal to ask"},
+			[]string{`{"file_path":"secret"}`}, []string{CodeDenied}, []string{asked, decided}, "nobody can be asked"},
 		{"a broken answerer fails closed", PolicyAsk, &answerer{err: errors.New("tty gone")},
 			[]string{`{"file_path":"secret"}`}, []string{CodeDenied}, []string{asked, decided}, "tty gone"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := &sink{}
-			env := &Env{Sink: s}
+			var ans Answerer
 			if c.ans != nil {
-				env.Answerer = c.ans
+				ans = c.ans
 			}
-			run := NewRunner(mustRegistry(t, PresentNative, readTool(needs)), RunnerConfig{Policy: c.policy, Env: env})
+			run := NewRunner(mustRegistry(t, PresentNative, readTool(needs)), RunnerConfig{Approvals: attended(c.policy, ans), Env: &Env{Sink: s}})
 			var last Result
 			for i, raw := range c.raws {
 				last = run.Dispatch(context.Background(), Call{ID: "c", Name: "read", Raw: raw})
@@ -252,10 +252,11 @@ func TestApproval(t *testing.T) {
 	t.Run("the question names the tool and carries the raw arguments", func(t *testing.T) {
 		a := &answerer{answers: []string{AnswerAllowOnce}}
 		run := NewRunner(mustRegistry(t, PresentNative, readTool(needs)), RunnerConfig{})
-		ctx := WithEnv(context.Background(), &Env{Answerer: a})
+		ctx := WithEnv(context.Background(), &Env{Approvals: attended(PolicyAsk, a)})
 		run.Dispatch(ctx, Call{ID: "c9", Name: "read", Raw: `{"file_path":"secret"}`})
 		q := a.asked[0]
-		if q.Kind != KindApproval || q.Tool != "read" || q.CallID != "c9" || q.Args != `{"file_path":"secret"}` || len(q.Options) != 3 {
+		if q.Kind != KindApproval || q.ID != "r1" || q.Tool != "read" || q.CallID != "c9" || q.Args != `{"file_path":"secret"}` || len(q.Options) != 3 ||
+			q.Grant == nil || *q.Grant != (session.Grant{Tool: "read"}) {
 			t.Fatalf("%+v", q)
 		}
 	})

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/ptc-dev/ptc/runtime/session"
 )
 
 // Stable error codes of failed tool results. They are part of the public
@@ -109,28 +111,67 @@ type Sink interface {
 	Emit(eventType string, data any) error
 }
 
-// Question is put to the user by approval or by ask_user_question.
-// Options, when non-empty, are the allowed answers.
+// Question is one request put to the user: an approval, a question
+// (ask_user_question) or a plan (exit_plan_mode). It carries everything a
+// front end must show, so a remote one (ptc serve, an editor) needs
+// nothing else: the Approvals service fills ID, Workspace and, for an
+// approval, the sandbox fields. Options, when non-empty, are the allowed
+// answers. Every string may come from the model: sanitise before display.
 type Question struct {
-	Kind    string   `json:"kind"` // "approval" or "question"
-	CallID  string   `json:"callId"`
-	Tool    string   `json:"tool"`
-	Args    string   `json:"args,omitempty"`
+	// ID is the request's stable id within its session, set when the
+	// request is opened; answers name it (Approvals.Answer).
+	ID     string `json:"id,omitempty"`
+	Kind   string `json:"kind"` // KindApproval, KindQuestion or KindPlan
+	CallID string `json:"callId,omitempty"`
+	Tool   string `json:"tool"`
+	Args   string `json:"args,omitempty"`
+	// Text is what is asked: the approval's sentence, the question, the
+	// plan (markdown).
 	Text    string   `json:"text"`
 	Options []string `json:"options,omitempty"`
+	// Mode is the sandbox mode the call runs in if allowed; Current is
+	// the mode in force, which differs for an escalation; Unconfined is
+	// true when the call runs on the host without a sandbox.
+	Mode       string `json:"mode,omitempty"`
+	Current    string `json:"current,omitempty"`
+	Unconfined bool   `json:"unconfined,omitempty"`
+	// Justification is the model's own reason for an escalation: show
+	// it as the model's words, never as the runtime's.
+	Justification string `json:"justification,omitempty"`
+	Workspace     string `json:"workspace,omitempty"`
+	// Grant is what answering AnswerAllowSession covers; nil when the
+	// request cannot be granted for the session.
+	Grant *session.Grant `json:"grant,omitempty"`
 }
 
-// Answerer answers questions: the CLI's terminal prompt, or a scripted
-// answerer in tests. Ask blocks until answered or ctx ends. A headless
-// answerer returns ErrNoAnswerer, which callers turn into a denial.
+// Reply is a front end's answer to a Question: one of its Options or,
+// for a question or a plan, the user's own words.
+type Reply struct {
+	Answer string `json:"answer"`
+	// Pattern, with AnswerAllowSession on an escalation, is the command
+	// pattern the user chose for the grant instead of the exact command
+	// shown (see Approvals for its syntax).
+	Pattern string `json:"pattern,omitempty"`
+	// Via names the front end that answered ("terminal", "tui", a serve
+	// client); it is logged with the decision.
+	Via string `json:"via,omitempty"`
+}
+
+// Answerer is a front end that prompts one person: the line-mode
+// terminal prompt, the TUI's dialog, a scripted answerer in tests. It is
+// attached to a session's Approvals (Approvals.Attend), which puts every
+// open request to it; Ask blocks until answered or ctx ends (ctx also
+// ends when another front end answered first). An answerer that cannot
+// reach anyone returns ErrNoAnswerer, which the service turns into a
+// denial.
 type Answerer interface {
-	Ask(ctx context.Context, q Question) (string, error)
+	Ask(ctx context.Context, q Question) (Reply, error)
 }
 
-// ErrNoAnswerer is returned by an Answerer when nobody can answer (a
-// headless run). The approval step turns it into a DENIED result and
-// ask_user_question into a failure, so a run without a terminal fails
-// closed instead of hanging.
+// ErrNoAnswerer means nobody is available to answer (a headless run, a
+// front end that went away). The approval step turns it into a DENIED
+// result and ask_user_question into a failure, so a run without a user
+// fails closed instead of hanging.
 var ErrNoAnswerer = errors.New("no user is available to answer")
 
 // Question kinds. A KindPlan question's Text is a plan (markdown) for the
@@ -181,8 +222,14 @@ type Env struct {
 	Workspace  string
 	SpillDir   string
 	Sink       Sink
-	Answerer   Answerer
 	Dispatcher Dispatcher
+	// Approvals is the session's approval service: every approval,
+	// question and plan goes through it. The Runner fills in its own
+	// when the context has none.
+	Approvals *Approvals
+	// Mode is the sandbox mode in force, shown with approvals ("" when
+	// the tools have no sandbox).
+	Mode string
 	// ReadOnly, when set, says whether the session is read-only right
 	// now: a non-empty reason (plan mode is on) makes the Runner refuse
 	// writing calls (see Writer) and the sandbox tools run every tier in

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,18 +56,7 @@ func (m *Model) dialogView() string {
 	var lines []string
 	if q.Kind == tools.KindApproval {
 		s := m.be.Settings()
-		title, fields := tools.DescribeApproval(q, s.Workspace, s.Sandbox)
-		lines = append(lines, m.th.title.Render(title))
-		for _, f := range fields {
-			for i, l := range strings.Split(f.Value, "\n") {
-				label := ""
-				if i == 0 {
-					label = f.Label
-				}
-				lines = append(lines, m.rnd.fitTo(padRight(label, 10)+l, w))
-			}
-		}
-		lines = append(lines, "", m.th.accent.Render("[a]")+" allow once   "+m.th.accent.Render("[s]")+" allow for this session   "+m.th.accent.Render("[d]")+" deny")
+		lines = append(lines, m.approvalView(q, s.Workspace, s.Sandbox, w)...)
 	} else if q.Kind == tools.KindPlan {
 		lines = append(lines, m.planView(q, w)...)
 	} else {
@@ -83,6 +73,33 @@ func (m *Model) dialogView() string {
 		lines = append(lines, m.th.dim.Render(strconv.Itoa(n-1)+" more waiting"))
 	}
 	return m.th.dialog.Width(max(m.width-2, 20)).Render(strings.Join(lines, "\n"))
+}
+
+// approvalView lays out an approval (tools.DescribeApproval) in w
+// columns: every value wrapped whole, never cut, so a padded command
+// shows to its last character, and the mode line (first and last) is on
+// screen next to the keys however long the command.
+func (m *Model) approvalView(q tools.Question, workspace, mode string, w int) []string {
+	title, fields := tools.DescribeApproval(q, workspace, mode)
+	lines := []string{m.th.title.Render(title)}
+	const labelW = 11
+	for _, f := range fields {
+		for i, row := range termsafe.Wrap(f.Value, w-labelW) {
+			label := ""
+			if i == 0 {
+				label = f.Label
+			}
+			if f.Label == "mode" && q.Unconfined {
+				row = m.th.warn.Render(row)
+			}
+			lines = append(lines, padRight(label, labelW-1)+row)
+		}
+	}
+	keys := m.th.accent.Render("[a]") + " allow once   "
+	if len(q.Options) == 0 || slices.Contains(q.Options, tools.AnswerAllowSession) {
+		keys += m.th.accent.Render("[s]") + " allow for this session   "
+	}
+	return append(lines, "", keys+m.th.accent.Render("[d]")+" deny")
 }
 
 func padRight(s string, n int) string {

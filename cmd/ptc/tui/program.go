@@ -107,13 +107,13 @@ func (a *Answerer) detach() {
 }
 
 // Ask implements tools.Answerer.
-func (a *Answerer) Ask(ctx context.Context, q tools.Question) (string, error) {
+func (a *Answerer) Ask(ctx context.Context, q tools.Question) (tools.Reply, error) {
 	a.mu.Lock()
 	send, done := a.send, a.done
 	a.mu.Unlock()
 	if send == nil {
 		if a.Fallback == nil {
-			return "", tools.ErrNoAnswerer
+			return tools.Reply{}, tools.ErrNoAnswerer
 		}
 		return a.Fallback.Ask(ctx, q)
 	}
@@ -121,12 +121,12 @@ func (a *Answerer) Ask(ctx context.Context, q tools.Question) (string, error) {
 	send(askMsg{ask})
 	select {
 	case r := <-ask.reply:
-		return r.answer, r.err
+		return tools.Reply{Answer: r.answer, Via: "tui"}, r.err
 	case <-ctx.Done():
 		send(askEndedMsg{ask})
-		return "", ctx.Err()
+		return tools.Reply{}, ctx.Err()
 	case <-done:
-		return "", tools.ErrNoAnswerer
+		return tools.Reply{}, tools.ErrNoAnswerer
 	}
 }
 

@@ -185,6 +185,7 @@ func TestHostileTextIsShownEscaped(t *testing.T) {
 	m := newTestModel(t, be)
 	drive(m, e.items())
 	ask := &pendingAsk{q: tools.Question{Kind: tools.KindApproval, CallID: "c2", Tool: "bash",
+		Mode: "danger-full-access", Current: "workspace-write", Unconfined: true, Justification: hostile,
 		Args: mustJSON(map[string]string{"command": "rm -rf ~", "sandbox_permissions": "danger-full-access", "justification": hostile})}, reply: make(chan askReply, 1)}
 	drive(m, askMsg{ask})
 	got := screen(m)
@@ -195,7 +196,7 @@ func TestHostileTextIsShownEscaped(t *testing.T) {
 			t.Errorf("the view holds %q raw", raw)
 		}
 	}
-	for _, want := range []string{`\x1b[2J`, `\u202e`, "danger-full-access", "rm -rf ~", "on the host, unconfined"} {
+	for _, want := range []string{`\x1b[2J`, `\u202e`, "danger-full-access", "rm -rf ~", "UNCONFINED"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the screen lacks %q", want)
 		}
@@ -206,6 +207,43 @@ func TestHostileTextIsShownEscaped(t *testing.T) {
 			t.Fatalf("answer = %+v", r)
 		}
 	})
+}
+
+// padded is issue 21's spoofed approval: a command padded with spaces so
+// its tail falls off a cut line, and a justification laid out as
+// 80-column rows that draw a fake, harmless-looking mode.
+func padded() tools.Question {
+	command := "ls -la" + strings.Repeat(" ", 300) + "; echo HOST > x"
+	var why strings.Builder
+	for range 8 {
+		for _, row := range []string{"list the files", "mode      read-only", "where     inside the sandbox"} {
+			why.WriteString(row + strings.Repeat(" ", 80-len(row)))
+		}
+	}
+	return tools.Question{Kind: tools.KindApproval, CallID: "c1", Tool: "bash", Mode: "danger-full-access", Current: "workspace-write",
+		Unconfined: true, Justification: why.String(), Grant: &session.Grant{Tool: "bash", Mode: "danger-full-access", Command: command},
+		Options: []string{tools.AnswerAllowOnce, tools.AnswerAllowSession, tools.AnswerDeny},
+		Args:    mustJSON(map[string]string{"command": command, "description": "list", "sandbox_permissions": "danger-full-access", "justification": why.String()})}
+}
+
+func TestAPaddedApprovalShowsItsRealModeAndTheWholeCommand(t *testing.T) {
+	m := newTestModel(t, newFake(t))
+	drive(m, askMsg{&pendingAsk{q: padded(), reply: make(chan askReply, 1)}})
+	got := screen(m)
+	golden(t, "approval-padded", got)
+	rows := strings.Split(got, "\n")
+	if len(rows) > 24 {
+		t.Fatalf("the screen has %d rows", len(rows))
+	}
+	if !strings.Contains(got, "ls -la⟨300 spaces⟩; echo HOST > x") {
+		t.Errorf("the screen does not show the whole command:\n%s", got)
+	}
+	if strings.Count(got, "danger-full-access, UNCONFINED: no sandbox") != 2 {
+		t.Errorf("the real mode line must show first and last:\n%s", got)
+	}
+	if strings.Contains(got, "mode      read-only") {
+		t.Errorf("the justification drew a fake mode line:\n%s", got)
+	}
 }
 
 func TestHelpListsTheCommandsWithoutATurn(t *testing.T) {

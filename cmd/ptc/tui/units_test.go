@@ -180,7 +180,7 @@ func TestTheAnswererAndPumpUnderConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			got, err := a.Ask(context.Background(), tools.Question{Kind: tools.KindApproval, Tool: "bash"})
-			if err != nil || got != tools.AnswerAllowOnce {
+			if err != nil || got.Answer != tools.AnswerAllowOnce {
 				t.Errorf("ask %d: %q %v", i, got, err)
 			}
 		}()

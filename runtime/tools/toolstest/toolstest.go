@@ -78,17 +78,25 @@ type Answerer struct {
 func Answer(answers ...string) *Answerer { return &Answerer{Answers: answers} }
 
 // Ask keeps q and answers it.
-func (a *Answerer) Ask(_ context.Context, q tools.Question) (string, error) {
+func (a *Answerer) Ask(_ context.Context, q tools.Question) (tools.Reply, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.asked = append(a.asked, q)
 	switch {
 	case a.Err != nil:
-		return "", a.Err
+		return tools.Reply{}, a.Err
 	case len(a.Answers) == 0:
-		return "", tools.ErrNoAnswerer
+		return tools.Reply{}, tools.ErrNoAnswerer
 	}
-	return a.Answers[min(len(a.asked), len(a.Answers))-1], nil
+	return tools.Reply{Answer: a.Answers[min(len(a.asked), len(a.Answers))-1]}, nil
+}
+
+// Approvals is a service under policy ask with a attending it: the
+// session's Approvals as a test with a scripted user sees it.
+func Approvals(a tools.Answerer) *tools.Approvals {
+	svc := tools.NewApprovals(tools.PolicyAsk)
+	svc.Attend(a)
+	return svc
 }
 
 // Asked returns the questions asked so far, in order.

@@ -17,7 +17,7 @@ func TestAnswererGivesItsAnswersInOrderThenRepeatsTheLast(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, s)
+		got = append(got, s.Answer)
 	}
 	if !reflect.DeepEqual(got, []string{"one", "two", "two"}) || len(a.Asked()) != 3 {
 		t.Fatalf("answers %v, asked %d", got, len(a.Asked()))
