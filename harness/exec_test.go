@@ -35,7 +35,7 @@ func TestExecRunsAProgramAgainstThePtcTools(t *testing.T) {
 	t.Run("an escalation is denied, as nobody can be asked", func(t *testing.T) {
 		o, _, err := home.Exec(context.Background(), harness.ExecOptions{Workspace: ws, Mode: sandbox.ReadOnly,
 			Code: `try { await tools.bash({ command: "true", description: "x", sandbox_permissions: "danger-full-access", justification: "test" }) } catch (e) { return e.code }`})
-		if err != nil || string(o.Result) != `"SANDBOX_DENIED"` {
+		if err != nil || string(o.Result) != `"DENIED"` {
 			t.Fatalf("%v %s", err, o.Result)
 		}
 	})
