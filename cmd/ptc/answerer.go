@@ -86,6 +86,9 @@ const maxTries = 3
 func (a *lineAnswerer) Ask(ctx context.Context, q tools.Question) (tools.Reply, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return tools.Reply{}, err // answered elsewhere while queued here
+	}
 	var answer string
 	var err error
 	switch q.Kind {

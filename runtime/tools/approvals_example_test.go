@@ -18,8 +18,7 @@ func ExampleApprovals() {
 	defer leave()
 	svc.Subscribe(func(c tools.Change) {
 		if !c.Closed {
-			// Answer from another goroutine, as a client's request would.
-			go svc.Answer(c.Request.ID, tools.Reply{Answer: tools.AnswerAllowSession, Via: "browser"})
+			_ = svc.Answer(c.Request.ID, tools.Reply{Answer: tools.AnswerAllowSession, Via: "browser"})
 		}
 	})
 	need := tools.Need{

@@ -63,10 +63,10 @@ type state struct {
 	fronts map[int]Answerer // joined front ends; nil for those that answer by id
 	nextID int              // of subs and fronts
 
-	// notify is held while subscribers are told, taken before mu is
-	// released, so every subscriber sees changes in the order they
-	// happened.
-	notify sync.Mutex
+	// queue holds changes not yet told to subscribers; delivering is set
+	// while a goroutine tells them, so they hear changes in order.
+	queue      []Change
+	delivering bool
 }
 
 // request is one open request.
@@ -103,10 +103,11 @@ func (a *Approvals) Pending() []Question {
 }
 
 // Subscribe calls fn for every request opened or closed from now on, in
-// the order it happened, on the goroutine that opened or closed it. fn
-// must be quick and must not answer from inside the call (hand the
-// answer to another goroutine). The returned function unsubscribes.
-// Subscribing does not make requests wait: see Join and Attend.
+// the order it happened, on a goroutine that changed the registry (one
+// at a time). fn may call the registry, Answer included, but must be
+// quick: it holds up the other subscribers. The returned function
+// unsubscribes. Subscribing does not make requests wait: see Join and
+// Attend.
 func (a *Approvals) Subscribe(fn func(Change)) (cancel func()) {
 	st := a.st
 	st.mu.Lock()
@@ -301,19 +302,34 @@ func (st *state) close(r *request, reply Reply, err error) bool {
 	return true
 }
 
-// tell delivers c to the subscribers. It is called with mu held and
-// releases it.
+// tell queues c for the subscribers and, unless another goroutine is
+// delivering already, delivers the queue in order. It is called with mu
+// held and releases it; subscribers run without it, so they may call the
+// registry (even Answer, whose change joins the queue).
 func (st *state) tell(c Change) {
-	subs := make([]func(Change), 0, len(st.subs))
-	for _, fn := range st.subs {
-		subs = append(subs, fn)
+	st.queue = append(st.queue, c)
+	if st.delivering {
+		st.mu.Unlock()
+		return
 	}
-	st.notify.Lock()
+	st.delivering = true
+	for len(st.queue) > 0 {
+		batch := st.queue
+		st.queue = nil
+		subs := make([]func(Change), 0, len(st.subs))
+		for _, fn := range st.subs {
+			subs = append(subs, fn)
+		}
+		st.mu.Unlock()
+		for _, c := range batch {
+			for _, fn := range subs {
+				fn(c)
+			}
+		}
+		st.mu.Lock()
+	}
+	st.delivering = false
 	st.mu.Unlock()
-	defer st.notify.Unlock()
-	for _, fn := range subs {
-		fn(c)
-	}
 }
 
 // wait blocks until r closes or ctx ends (which closes it with ctx's
