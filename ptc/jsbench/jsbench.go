@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strconv"
+	"time"
 )
 
 // Workload is one job, written once in plain JavaScript so that run_code
@@ -89,6 +90,8 @@ type Row struct {
 	Ratio  float64 `json:"ratio"`
 	// Same is true when every run of both engines returned the same JSON.
 	Same bool `json:"same_result"`
+	// Samples is the number of runs of each engine.
+	Samples int `json:"samples"`
 	// Result is the SHA-256 of the first run's result JSON, and
 	// ResultBytes its length: enough to see two runs agree.
 	Result      string `json:"result_sha256"`
@@ -98,6 +101,11 @@ type Row struct {
 // Measure runs w samples times in goja and, when node is not nil, as many
 // times in Node, interleaved (goja, node, goja, node...) so that the load
 // of the machine falls on both alike; each time is the best of its runs.
+// When samples is more than one, a workload whose runs are quick gets more
+// of them (up to quickMax times samples, while the pairs so far took less
+// than quickBudget): a best of few samples of a 100 ms job is mostly the
+// machine's load. One sample (ptc bench --quick, go test's first b.N) is
+// one.
 func Measure(ctx context.Context, w Workload, scale float64, samples int, goja, node Runner) (Row, error) {
 	row := Row{Name: w.Name, Same: true}
 	code := w.Program(scale)
@@ -123,7 +131,9 @@ func Measure(ctx context.Context, w Workload, scale float64, samples int, goja, 
 		}
 		return nil
 	}
-	for range max(samples, 1) {
+	start := time.Now()
+	for i := 0; i < max(samples, 1) || samples > 1 && i < quickMax*samples && time.Since(start) < quickBudget; i++ {
+		row.Samples++
 		if err := record(goja, &row.GojaMs); err != nil {
 			return row, fmt.Errorf("%s in run_code: %w", w.Name, err)
 		}
@@ -139,6 +149,11 @@ func Measure(ctx context.Context, w Workload, scale float64, samples int, goja, 
 	}
 	return row, nil
 }
+
+const (
+	quickMax    = 4
+	quickBudget = 3 * time.Second
+)
 
 // ErrDiffer is returned by Check when a workload's results differ.
 var ErrDiffer = errors.New("run_code and node returned different results")
