@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/ptc-dev/ptc/internal/sharedtest"
+	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // npmServers finds the MCP servers scripts/test.sh installs from npm into
@@ -291,4 +293,49 @@ func dispatchRoot(ids []string) string {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestAnEscalationAndAnMCPToolApprovalAreDeniedAlike is issue 20's check
+// through the CLI: under --approval never a bash escalation to
+// danger-full-access and a call of an MCP tool configured "approval":
+// "ask" fail with the same code and leave the same audit fields.
+func TestAnEscalationAndAnMCPToolApprovalAreDeniedAlike(t *testing.T) {
+	modules := npmServers(t)
+	c := newCLI(t)
+	ws := workspace(t)
+	writeJSON(t, filepath.Join(c.home, "mcp.json"), map[string]any{"mcpServers": map[string]any{
+		"memory": map[string]any{"command": filepath.Join(modules, ".bin", "mcp-server-memory"),
+			"env": map[string]string{"MEMORY_FILE_PATH": filepath.Join(c.home, "memory.jsonl")}, "approval": "ask"},
+	}})
+	script := writeScript(t,
+		map[string]any{"tool_calls": []map[string]any{
+			{"name": "bash", "arguments": map[string]any{"command": "uname", "description": "kernel",
+				"sandbox_permissions": "danger-full-access", "justification": "need the host"}},
+			{"name": "mcp__memory__read_graph", "arguments": map[string]any{}},
+		}},
+		map[string]any{"text": "both denied"},
+	)
+	out, errs, code := c.headlessRun("run", "--preset", "standard", "--workspace", ws, "--approval", "never", "--model", "script:"+script, "--output", "json", "go")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	events := c.show(parseFinal(t, out).SessionID).Events
+	results := sessiontest.OfType(events, session.TypeToolResult)
+	decided := sessiontest.OfType(events, session.TypeApprovalDecided)
+	if len(results) != 2 || len(decided) != 2 {
+		t.Fatalf("%d results, %d decisions", len(results), len(decided))
+	}
+	var audit []session.ApprovalDecided
+	for i := range 2 {
+		r := sessiontest.Decode[session.ToolResult](t, results[i])
+		if r.Error == nil || r.Error.Code != "DENIED" {
+			t.Fatalf("%s: %+v, want DENIED", r.Name, r.Error)
+		}
+		d := sessiontest.Decode[session.ApprovalDecided](t, decided[i])
+		d.CallID, d.Name = "", ""
+		audit = append(audit, d)
+	}
+	if audit[0] != audit[1] || audit[0].By != "policy" || audit[0].Decision != "deny" {
+		t.Fatalf("the audit fields differ: %+v", audit)
+	}
 }

@@ -20,11 +20,19 @@ func (m *Model) askKey(k tea.KeyMsg) tea.Cmd {
 		return m.planKey(k)
 	}
 	if q.Kind == tools.KindApproval {
+		if m.asks[0].pattern {
+			return m.patternKey(k)
+		}
 		switch strings.ToLower(k.String()) {
 		case "a", "y":
 			m.answer(tools.AnswerAllowOnce, nil)
 		case "s":
 			m.answer(tools.AnswerAllowSession, nil)
+		case "p":
+			if patternable(q) {
+				m.asks[0].pattern = true
+				m.in.Reset()
+			}
 		case "d", "n", "esc":
 			m.answer(tools.AnswerDeny, nil)
 		}
@@ -75,6 +83,41 @@ func (m *Model) dialogView() string {
 	return m.th.dialog.Width(max(m.width-2, 20)).Render(strings.Join(lines, "\n"))
 }
 
+// patternable reports whether q's session grant may be a pattern: an
+// escalation's, which names a command.
+func patternable(q tools.Question) bool {
+	return q.Grant != nil && q.Grant.Mode != "" && q.Grant.Command != ""
+}
+
+// patternKey reads the pattern of an escalation's session grant: enter
+// grants it once it is valid and matches the command shown, esc goes back
+// to the keys.
+func (m *Model) patternKey(k tea.KeyMsg) tea.Cmd {
+	ask := m.asks[0]
+	switch k.Type {
+	case tea.KeyEsc:
+		ask.pattern, ask.patternErr = false, ""
+		m.in.Reset()
+		return nil
+	case tea.KeyEnter:
+		p := m.in.Value()
+		switch err := tools.CheckPattern(p); {
+		case err != nil:
+			ask.patternErr = err.Error()
+		case !tools.MatchPattern(p, ask.q.Grant.Command):
+			ask.patternErr = "that pattern does not match the command shown"
+		default:
+			m.dropAsk(ask)
+			ask.reply <- askReply{answer: tools.AnswerAllowSession, pattern: p}
+			m.in.Reset()
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	m.in, cmd = m.in.Update(k)
+	return cmd
+}
+
 // approvalView lays out an approval (tools.DescribeApproval) in w
 // columns: every value wrapped whole, never cut, so a padded command
 // shows to its last character, and the mode line (first and last) is on
@@ -95,9 +138,19 @@ func (m *Model) approvalView(q tools.Question, workspace, mode string, w int) []
 			lines = append(lines, padRight(label, labelW-1)+row)
 		}
 	}
+	if ask := m.asks[0]; ask.pattern {
+		lines = append(lines, "", m.th.dim.Render("a pattern for the session: the command with * where any text may stand (never ; & | < > ` $ ( )); enter grants, esc goes back"))
+		if ask.patternErr != "" {
+			lines = append(lines, m.th.warn.Render(ask.patternErr))
+		}
+		return append(lines, m.in.View())
+	}
 	keys := m.th.accent.Render("[a]") + " allow once   "
 	if len(q.Options) == 0 || slices.Contains(q.Options, tools.AnswerAllowSession) {
 		keys += m.th.accent.Render("[s]") + " allow for this session   "
+	}
+	if patternable(q) {
+		keys += m.th.accent.Render("[p]") + " by pattern   "
 	}
 	return append(lines, "", keys+m.th.accent.Render("[d]")+" deny")
 }

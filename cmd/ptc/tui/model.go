@@ -395,15 +395,20 @@ func (m *Model) background(what string, fn func() tea.Msg) tea.Cmd {
 	return tea.Batch(fn, m.tick())
 }
 
-// pendingAsk is an approval or question waiting for the user.
+// pendingAsk is an approval or question waiting for the user. pattern is
+// set while the user types the pattern of an escalation's session grant
+// ([p]), patternErr says why the last one typed was refused.
 type pendingAsk struct {
-	q     tools.Question
-	reply chan askReply
+	q          tools.Question
+	reply      chan askReply
+	pattern    bool
+	patternErr string
 }
 
 type askReply struct {
-	answer string
-	err    error
+	answer  string
+	err     error
+	pattern string
 }
 
 func (m *Model) dropAsk(a *pendingAsk) {
@@ -424,6 +429,6 @@ func (m *Model) answer(a string, err error) {
 	}
 	ask := m.asks[0]
 	m.dropAsk(ask)
-	ask.reply <- askReply{a, err}
+	ask.reply <- askReply{answer: a, err: err}
 	m.in.Reset()
 }

@@ -121,7 +121,7 @@ func (a *Answerer) Ask(ctx context.Context, q tools.Question) (tools.Reply, erro
 	send(askMsg{ask})
 	select {
 	case r := <-ask.reply:
-		return tools.Reply{Answer: r.answer, Via: "tui"}, r.err
+		return tools.Reply{Answer: r.answer, Pattern: r.pattern, Via: "tui"}, r.err
 	case <-ctx.Done():
 		send(askEndedMsg{ask})
 		return tools.Reply{}, ctx.Err()

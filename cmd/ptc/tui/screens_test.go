@@ -246,6 +246,25 @@ func TestAPaddedApprovalShowsItsRealModeAndTheWholeCommand(t *testing.T) {
 	}
 }
 
+func TestAPatternGrantIsTypedInTheDialog(t *testing.T) {
+	m := newTestModel(t, newFake(t))
+	q := padded()
+	q.Grant.Command = "go test ./..."
+	ask := &pendingAsk{q: q, reply: make(chan askReply, 1)}
+	drive(m, askMsg{ask}, press("p"))
+	typeText(m, "make *")
+	drive(m, press("enter"))
+	if got := screen(m); !strings.Contains(got, "that pattern does not match the command shown") {
+		t.Fatalf("a pattern that does not match was not refused:\n%s", got)
+	}
+	m.in.Reset()
+	typeText(m, "go test *")
+	drive(m, press("enter"))
+	if r := <-ask.reply; r.answer != tools.AnswerAllowSession || r.pattern != "go test *" {
+		t.Fatalf("reply %+v", r)
+	}
+}
+
 func TestHelpListsTheCommandsWithoutATurn(t *testing.T) {
 	be := newFake(t)
 	m := newTestModel(t, be, tea.WindowSizeMsg{Width: 100, Height: 40})
