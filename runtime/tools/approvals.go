@@ -46,9 +46,6 @@ func (a *Approvals) WithPolicy(p Policy) *Approvals {
 	return &Approvals{policy: p, st: a.st}
 }
 
-// Policy returns the approval policy of this view.
-func (a *Approvals) Policy() Policy { return a.policy }
-
 // Grants returns the session grants in force, oldest first.
 func (a *Approvals) Grants() []session.Grant {
 	a.st.mu.Lock()
@@ -100,9 +97,6 @@ type Decision struct {
 	By     string
 	Grant  *session.Grant
 }
-
-// Allowed reports whether the decision lets the call run.
-func (d Decision) Allowed() bool { return d.Answer != AnswerDeny }
 
 // Decide settles n: a refusal, a session grant that covers it, policy
 // never, or the user through the registry. It logs the decision

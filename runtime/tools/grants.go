@@ -3,25 +3,10 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/ptc-dev/ptc/runtime/session"
 )
-
-// GrantKey renders what a grant covers in one line, for front ends and
-// messages: "bash" for a tool's calls, "bash in danger-full-access for
-// exactly: CMD" or "… for commands matching: PATTERN" for an escalation.
-// The command is quoted (strconv.Quote), so every character of it shows.
-func GrantKey(g session.Grant) string {
-	switch {
-	case g.Mode == "":
-		return g.Tool
-	case g.Pattern != "":
-		return fmt.Sprintf("%s in %s for commands matching %s", g.Tool, g.Mode, strconv.Quote(g.Pattern))
-	}
-	return fmt.Sprintf("%s in %s for exactly %s", g.Tool, g.Mode, strconv.Quote(g.Command))
-}
 
 // covers reports whether grant g admits a call that needs want: the same
 // tool and mode and, for an escalation, the same command or one matching

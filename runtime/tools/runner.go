@@ -72,10 +72,6 @@ func (r *Runner) WithRegistry(reg *Registry) *Runner {
 // Registry returns the tool set the Runner dispatches to.
 func (r *Runner) Registry() *Registry { return r.reg }
 
-// Approvals returns the service the Runner's decisions go to when the
-// context brings none.
-func (r *Runner) Approvals() *Approvals { return r.cfg.Approvals }
-
 // AddHook adds a hook for every later call of this Runner.
 func (r *Runner) AddHook(h Hook) {
 	r.mu.Lock()
