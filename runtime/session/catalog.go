@@ -332,6 +332,15 @@ func (c *Catalog) List(ctx context.Context, opts ListOptions) ([]Summary, error)
 	return out, nil
 }
 
+// Summary returns session id's listing record as List gives it (its
+// owner, and its status read from the store when its record is behind).
+func (c *Catalog) Summary(ctx context.Context, id string) (Summary, error) {
+	if _, err := c.existing(id); err != nil {
+		return Summary{}, err
+	}
+	return c.summary(ctx, id), nil
+}
+
 func (c *Catalog) summary(ctx context.Context, id string) Summary {
 	dir := c.SessionDir(id)
 	holder := holderOf(dir)

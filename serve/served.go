@@ -1,0 +1,223 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/runtime/session"
+)
+
+// served is a session this server has open. Its turns run on the
+// server's context, one after another: a prompt that arrives while one
+// runs is queued as a follow-up (as in the TUI), and the runner takes it
+// next.
+type served struct {
+	sess *harness.Session
+	asks *asks
+
+	mu   sync.Mutex
+	busy bool   // a runner (or a compaction) is at work
+	err  string // why the last runner stopped early
+}
+
+// errElsewhere says another process runs the session.
+type errElsewhere struct{ pid int }
+
+func (e errElsewhere) Error() string {
+	return fmt.Sprintf("the session is run by another ptc process (pid %d); it can be watched here but not driven until that one ends", e.pid)
+}
+
+// errClosed: the server is shutting down.
+var errClosed = errors.New("the server is shutting down")
+
+// options are the harness options of a session the server opens.
+func (s *Server) options(h *hub, a *asks) harness.Options {
+	o := s.cfg.Options
+	o.Answerer = a
+	o.Observer = func(session.Event) { h.publish() }
+	o.Resume, o.Settings, o.Override = "", session.Settings{}, nil
+	return o
+}
+
+// create opens a new session with settings (checked and completed as the
+// CLI does it).
+func (s *Server) create(ctx context.Context, set session.Settings) (*served, error) {
+	if err := harness.CheckSettings(set); err != nil {
+		return nil, err
+	}
+	h := newHub()
+	a := newAsks(h.publish)
+	opts := s.options(h, a)
+	opts.Settings = set
+	sess, err := harness.Open(ctx, s.cfg.Home, opts)
+	if err != nil {
+		return nil, err
+	}
+	sv := &served{sess: sess, asks: a}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		sess.Close()
+		return nil, errClosed
+	}
+	s.open[sess.ID()] = sv
+	s.hubs[sess.ID()] = h
+	return sv, nil
+}
+
+// acquire returns session id open in this server, opening it (and so
+// repairing a turn a stopped process left open) when it is not; prepare,
+// when set, runs on the session's answerer before it opens (to carry an
+// answer given to a request of the earlier process).
+func (s *Server) acquire(ctx context.Context, id string, prepare func(*asks)) (*served, error) {
+	if sv := s.served(id); sv != nil {
+		return sv, nil
+	}
+	s.openMu.Lock()
+	defer s.openMu.Unlock()
+	if sv := s.served(id); sv != nil {
+		return sv, nil
+	}
+	if holder := s.cat().Holder(id); holder.Live && holder.PID != os.Getpid() {
+		return nil, errElsewhere{holder.PID}
+	}
+	h := s.hubFor(id)
+	if h == nil {
+		return nil, errClosed
+	}
+	a := newAsks(h.publish)
+	if prepare != nil {
+		prepare(a)
+	}
+	opts := s.options(h, a)
+	opts.Resume = id
+	sess, err := harness.Open(ctx, s.cfg.Home, opts)
+	if errors.Is(err, session.ErrLocked) {
+		return nil, errElsewhere{s.cat().Holder(id).PID}
+	}
+	if err != nil {
+		return nil, err
+	}
+	sv := &served{sess: sess, asks: a}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		sess.Close()
+		return nil, errClosed
+	}
+	s.open[id] = sv
+	return sv, nil
+}
+
+// prompt runs text as the session's next turn: now when it is idle, else
+// queued behind the running one. It reports whether text was queued.
+func (s *Server) prompt(sv *served, text string) (queued bool) {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if sv.busy {
+		sv.sess.Followup(text)
+		return true
+	}
+	sv.busy = true
+	sv.err = ""
+	s.wg.Add(1)
+	go s.drain(sv, &text)
+	return false
+}
+
+// drain runs first (if any), then whatever was queued meanwhile and the
+// notices of background subagents, until nothing is left.
+func (s *Server) drain(sv *served, first *string) {
+	defer s.wg.Done()
+	var err error
+	if first != nil {
+		_, err = sv.sess.Run(s.ctx, *first)
+	}
+	for err == nil {
+		if _, _, err = sv.sess.Settle(s.ctx); err != nil {
+			break
+		}
+		sv.mu.Lock()
+		if sv.sess.Queued() == 0 {
+			sv.busy = false
+			sv.mu.Unlock()
+			return
+		}
+		sv.mu.Unlock()
+	}
+	sv.mu.Lock()
+	sv.busy = false
+	if !errors.Is(err, session.ErrClosed) && s.ctx.Err() == nil {
+		sv.err = err.Error()
+		s.cfg.Logf("session %s: %v", sv.sess.ID(), err)
+	}
+	sv.mu.Unlock()
+}
+
+// exclusive runs fn while no turn runs (a compaction, a settings change),
+// or fails with harness.ErrBusy; prompts posted meanwhile are queued and
+// run after it.
+func (s *Server) exclusive(sv *served, fn func() error) error {
+	sv.mu.Lock()
+	if sv.busy {
+		sv.mu.Unlock()
+		return harness.ErrBusy
+	}
+	sv.busy = true
+	sv.mu.Unlock()
+	err := fn()
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if sv.sess.Queued() > 0 {
+		s.wg.Add(1)
+		go s.drain(sv, nil)
+		return err
+	}
+	sv.busy = false
+	return err
+}
+
+// state is what a record says about a served session right now.
+func (sv *served) state() (running bool, queued int, err string) {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	return sv.busy, sv.sess.Queued(), sv.err
+}
+
+// remove deletes session id: a served one is closed first (its running
+// turn cancelled); one another process runs is refused.
+func (s *Server) remove(id string) error {
+	s.openMu.Lock()
+	defer s.openMu.Unlock()
+	if holder := s.cat().Holder(id); holder.Live && holder.PID != os.Getpid() {
+		return errElsewhere{holder.PID}
+	}
+	s.mu.Lock()
+	sv := s.open[id]
+	delete(s.open, id)
+	h := s.hubs[id]
+	delete(s.hubs, id)
+	s.mu.Unlock()
+	if sv != nil {
+		if err := sv.sess.Close(); err != nil {
+			s.cfg.Logf("close session %s: %v", id, err)
+		}
+	}
+	if h != nil {
+		defer h.end("deleted")
+	}
+	if err := s.cat().Remove(id); err != nil {
+		if errors.Is(err, session.ErrLocked) {
+			return errElsewhere{s.cat().Holder(id).PID}
+		}
+		return err
+	}
+	if err := os.RemoveAll(s.cfg.Home.SpillDir(id)); err != nil {
+		return fmt.Errorf("the session is removed but its spilled results are not: %w", err)
+	}
+	return nil
+}
