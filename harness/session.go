@@ -320,6 +320,10 @@ func (s *Session) Record(ctx context.Context, typ string, data any) error {
 	return err
 }
 
+// Sync makes every event appended so far durable (a front end that must
+// not lose what it just saw, such as a pending approval, before it waits).
+func (s *Session) Sync(ctx context.Context) error { return s.log.Sync(ctx) }
+
 // Subscribe calls fn with every event appended from now on, in seq order,
 // on the appending goroutine (fn must be quick), until the returned stop
 // function is called.

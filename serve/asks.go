@@ -63,6 +63,10 @@ func (e answeredError) Error() string {
 // requests changes, so stream clients can look again.
 type asks struct {
 	changed func()
+	// sync makes the session's log durable; set once the session is
+	// open. A request is on disk before anyone is asked, so it survives
+	// the process (see Server.Close).
+	sync func()
 
 	mu       sync.Mutex
 	open     []*ask
@@ -117,7 +121,11 @@ func (a *asks) Ask(ctx context.Context, q tools.Question) (string, error) {
 	a.uses[base]++
 	k := &ask{id: id, q: q, ch: make(chan string, 1)}
 	a.open = append(a.open, k)
+	sync := a.sync
 	a.mu.Unlock()
+	if sync != nil {
+		sync()
+	}
 	a.changed()
 	select {
 	case ans := <-k.ch:
@@ -169,6 +177,13 @@ func (a *asks) Answer(id, answer string) error {
 	a.mu.Unlock()
 	a.changed()
 	return nil
+}
+
+// waiting reports whether a request is open.
+func (a *asks) waiting() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.open) > 0
 }
 
 // questionOf returns the open request id's question.

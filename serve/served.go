@@ -57,7 +57,7 @@ func (s *Server) create(ctx context.Context, set session.Settings) (*served, err
 	if err != nil {
 		return nil, err
 	}
-	sv := &served{sess: sess, asks: a}
+	sv := s.newServed(sess, a)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -102,7 +102,7 @@ func (s *Server) acquire(ctx context.Context, id string, prepare func(*asks)) (*
 	if err != nil {
 		return nil, err
 	}
-	sv := &served{sess: sess, asks: a}
+	sv := s.newServed(sess, a)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -111,6 +111,17 @@ func (s *Server) acquire(ctx context.Context, id string, prepare func(*asks)) (*
 	}
 	s.open[id] = sv
 	return sv, nil
+}
+
+func (s *Server) newServed(sess *harness.Session, a *asks) *served {
+	a.mu.Lock()
+	a.sync = func() {
+		if err := sess.Sync(context.WithoutCancel(s.ctx)); err != nil {
+			s.cfg.Logf("session %s: %v", sess.ID(), err)
+		}
+	}
+	a.mu.Unlock()
+	return &served{sess: sess, asks: a}
 }
 
 // prompt runs text as the session's next turn: now when it is idle, else

@@ -109,10 +109,13 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 	}
 }
 
-// Close ends every event stream, cancels the running turns (their
-// records are written, as a Ctrl-C would) and closes the sessions; a
-// pending approval stays in the log and is pending again after a
-// restart.
+// Close ends every event stream and closes the sessions, cancelling
+// their running turns (their records are written, as a Ctrl-C would). A
+// session whose turn waits for a person is left as a stopped process
+// leaves it instead: its log made durable with the request in it and
+// the turn open, so that after a restart the request is pending again
+// and its answer resumes the session (answerStale). Once Close has left
+// such a session, the process is expected to exit.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -127,13 +130,23 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	var errs []error
+	left := 0
 	for _, sv := range open {
+		if sv.asks.waiting() {
+			left++
+			if err := sv.sess.Sync(context.Background()); err != nil {
+				errs = append(errs, err)
+			}
+			continue
+		}
 		if err := sv.sess.Close(); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	s.cancel()
-	s.wg.Wait()
+	if left == 0 {
+		s.cancel()
+		s.wg.Wait()
+	}
 	return errors.Join(errs...)
 }
 

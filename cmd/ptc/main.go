@@ -87,6 +87,7 @@ turn headless; ptc sessions lists earlier sessions and ptc --resume ID continues
 		newMcpCmd(),
 		newWorkerCmd(),
 		newNatsCmd(),
+		newServeCmd(),
 	)
 	explainArgs(root)
 	return root
