@@ -394,4 +394,3 @@ func (s *Server) listModels(w http.ResponseWriter, r *http.Request) {
 type badAnswer struct{ error }
 
 func (b badAnswer) Unwrap() error { return b.error }
-

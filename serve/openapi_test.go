@@ -12,7 +12,7 @@ import (
 // a route.
 func TestOpenAPIMatchesTheRoutes(t *testing.T) {
 	var doc struct {
-		OpenAPI string                     `json:"openapi"`
+		OpenAPI string                    `json:"openapi"`
 		Paths   map[string]map[string]any `json:"paths"`
 	}
 	if err := json.Unmarshal(openAPI, &doc); err != nil {
