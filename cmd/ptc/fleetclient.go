@@ -11,6 +11,7 @@ import (
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
+	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/session/natsstore"
 	"github.com/ptc-dev/ptc/worker"
@@ -89,7 +90,7 @@ func runFleet(c *cobra.Command, f *runFlags, input string) error {
 		}
 		return err
 	}
-	res := outcomeOf(seen)
+	res := agent.OutcomeOf(seen)
 	if end.Failure != "" && res.Reason == "" {
 		return fmt.Errorf("the worker could not run the turn: %s", termsafe.String(end.Failure))
 	}

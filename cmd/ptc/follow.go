@@ -17,20 +17,24 @@ import (
 // newAttachCmd is `ptc attach ID`: follow a running session from the
 // start of its current turn until its owner closes it.
 func newAttachCmd() *cobra.Command {
-	var home, output string
+	var home, output, serveURL string
 	var fo fleetOptions
 	cmd := &cobra.Command{
-		Use:   "attach ID [--output text|json|stream-json]",
+		Use:   "attach ID [--output text|json|stream-json] [--serve URL]",
 		Short: "Print a running session's events as they happen, until it ends",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if fo.url != "" {
 				return followFleet(c, fo, args[0], output, true)
 			}
+			if serveURL != "" {
+				return followServed(c, home, serveURL, args[0], output)
+			}
 			return followSession(c, home, args[0], output, live.UntilSession)
 		},
 	}
 	fo.register(cmd, false)
+	cmd.Flags().StringVar(&serveURL, "serve", "", "a session of the ptc serve server at this URL: follow it, type prompts, answer its approvals")
 	cmd.Flags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 	cmd.Flags().StringVar(&output, "output", "text", "output format: text, json or stream-json")
 	return cmd
@@ -156,7 +160,7 @@ func writeShowJSON(c *cobra.Command, h session.Header, events []session.Event) e
 // finishFollow ends the output as `ptc run` would: the final object for
 // json, a line saying how it ended for text.
 func finishFollow(c *cobra.Command, pr *printer, seen []session.Event, end string) error {
-	res := outcomeOf(seen)
+	res := agent.OutcomeOf(seen)
 	if pr.format == "json" {
 		return json.NewEncoder(pr.out).Encode(finalObject(pr.sessionID, res))
 	}
@@ -172,37 +176,6 @@ func finishFollow(c *cobra.Command, pr *printer, seen []session.Event, end strin
 		fmt.Fprintf(pr.err, "(turn %d ended: %s)\n", res.Turn, termsafe.String(res.Reason))
 	}
 	return nil
-}
-
-// outcomeOf rebuilds the outcome of the last turn in events: its end
-// reason, last answer, usage and number of steps.
-func outcomeOf(events []session.Event) agent.Outcome {
-	var out agent.Outcome
-	for _, e := range events {
-		switch e.Type {
-		case session.TypeTurnStart:
-			var d session.TurnStart
-			if json.Unmarshal(e.Data, &d) == nil {
-				out = agent.Outcome{Turn: d.Turn}
-			}
-		case session.TypeStepStart:
-			out.Steps++
-		case session.TypeAssistantMessage:
-			var d session.AssistantMessage
-			if json.Unmarshal(e.Data, &d) == nil {
-				out.Usage.Add(d.Usage)
-				if d.Message.Content != "" {
-					out.Text = d.Message.Content
-				}
-			}
-		case session.TypeTurnEnd:
-			var d session.TurnEnd
-			if json.Unmarshal(e.Data, &d) == nil {
-				out.Turn, out.Reason, out.Cause, out.Failure = d.Turn, d.Reason, d.Cause, d.Failure
-			}
-		}
-	}
-	return out
 }
 
 // removeAll is os.RemoveAll that says what it could not remove.

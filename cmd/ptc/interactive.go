@@ -18,13 +18,20 @@ import (
 // Ctrl-C cancels the running turn, Ctrl-D exits.
 func newInteractiveCmd() *cobra.Command {
 	f := &runFlags{output: "text"}
+	var serveURL string
 	cmd := &cobra.Command{
 		Use:   "ptc",
 		Short: "ptc: a coding agent built around programmatic tool calling",
 		Args:  cobra.NoArgs,
-		RunE:  func(c *cobra.Command, _ []string) error { return interactive(c, f) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			if serveURL != "" {
+				return interactiveServed(c, f, serveURL)
+			}
+			return interactive(c, f)
+		},
 	}
 	f.register(cmd)
+	cmd.Flags().StringVar(&serveURL, "serve", "", "run the session on the ptc serve server at this URL (the flags give its settings; --resume ID attaches)")
 	return cmd
 }
 

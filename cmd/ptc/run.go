@@ -116,6 +116,9 @@ type printer struct {
 	inText    bool // last thing printed was streamed text without a newline
 	context   contextView
 	inReason  bool
+	// users prints the user's prompts too: a follower of a session others
+	// type into (ptc attach --serve) sees what was asked.
+	users bool
 }
 
 func newPrinter(format string, out, errw io.Writer) *printer {
@@ -157,6 +160,13 @@ func (p *printer) text(ev session.Event) {
 		return
 	}
 	switch ev.Type {
+	case session.TypeUserMessage:
+		var d session.UserMessage
+		if p.users && json.Unmarshal(ev.Data, &d) == nil && d.Source.Kind == "user" && len(d.Content) > 0 {
+			p.endReasoning()
+			p.breakLine()
+			fmt.Fprintln(p.out, "> "+termsafe.String(d.Content[0].Text))
+		}
 	case session.TypeAssistantChunk:
 		var d session.AssistantChunk
 		if json.Unmarshal(ev.Data, &d) != nil {

@@ -1,21 +1,29 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/cmd/ptc/tui"
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
+	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/serve"
+	"github.com/ptc-dev/ptc/serve/client"
 )
 
 // newServeCmd is `ptc serve`: the home's sessions over HTTP (package
@@ -118,4 +126,129 @@ func urlHost(addr *net.TCPAddr) string {
 		return fmt.Sprintf("127.0.0.1:%d", addr.Port)
 	}
 	return addr.String()
+}
+
+// followServed is `ptc attach ID --serve URL` and `ptc --serve URL`: a
+// session of a ptc serve server, in the TUI on a terminal, else as
+// printed events with lines read as prompts. Approvals and questions are
+// put to this terminal too; whoever answers first wins.
+func followServed(c *cobra.Command, homeFlag, serveURL, id, output string) error {
+	if err := checkOutput(output); err != nil {
+		return err
+	}
+	home, err := harness.OpenHome(homeFlag)
+	if err != nil {
+		return err
+	}
+	cl, err := client.New(serveURL, "", home.Dir())
+	if err != nil {
+		return err
+	}
+	if onTerminal() && (output == "" || output == "text") {
+		return remoteTUI(c, cl, id, home.Dir())
+	}
+	ctx, stop := interruptContext(c.Context())
+	defer stop()
+	rec, err := cl.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	errw := c.ErrOrStderr()
+	pr := newPrinter(output, c.OutOrStdout(), errw)
+	pr.sessionID, pr.users = rec.ID, true
+	if output == "text" {
+		fmt.Fprintf(errw, "attached to session %s at %s; each line you type is a prompt; Ctrl-C leaves (the session goes on)\n", rec.ID, cl.URL())
+	}
+	note := func(s string) { fmt.Fprintln(errw, "ptc:", termsafe.String(s)) }
+	ans := newTerminalAnswerer()
+	showSettings(ans, func() session.Settings { return servedSettings(rec.Settings) })
+	w := client.Watch(ctx, cl, rec.ID, ans, note)
+	go promptLines(ctx, c.InOrStdin(), cl, rec.ID, note)
+	err = cl.Events(ctx, rec.ID, -1, func(e session.Event) error {
+		pr.event(e)
+		w.Observe(e)
+		return nil
+	})
+	pr.endReasoning()
+	pr.breakLine()
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintf(errw, "(left session %s; follow it again with: ptc attach %s --serve %s)\n", rec.ID, rec.ID, cl.URL())
+		return nil
+	case errors.Is(err, client.ErrEnded):
+		fmt.Fprintf(errw, "(session %s was deleted)\n", rec.ID)
+		return nil
+	}
+	return err
+}
+
+// promptLines sends each line read from in as a prompt. Lines typed while
+// a question waits for an answer go to that question instead (the line
+// answerer reads the terminal then).
+func promptLines(ctx context.Context, in io.Reader, cl *client.Client, id string, note func(string)) {
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		if _, err := cl.Prompt(ctx, id, text); err != nil {
+			note("the prompt could not be sent: " + err.Error())
+		}
+	}
+}
+
+// remoteTUI runs the TUI over a served session.
+func remoteTUI(c *cobra.Command, cl *client.Client, id, historyDir string) error {
+	ans := tui.NewAnswerer(newTerminalAnswerer())
+	rem, err := client.Attach(c.Context(), cl, id, ans, historyDir, func(s string) { ans.Notify(s) })
+	if err != nil {
+		return err
+	}
+	defer rem.Close()
+	cfg := tui.Config{Profile: termenv.NewOutput(os.Stdout).EnvColorProfile()}
+	if err := tui.Run(rem, cfg, ans); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.ErrOrStderr(), "left session %s (it goes on at the server); follow it again with: %s\n", rem.ID(), rem.ResumeHint())
+	return nil
+}
+
+// interactiveServed is `ptc --serve URL`: a new session on the server
+// with the flags' settings (or --resume ID there), then as attach.
+func interactiveServed(c *cobra.Command, f *runFlags, serveURL string) error {
+	if f.resume != "" {
+		return followServed(c, f.home, serveURL, f.resume, "text")
+	}
+	home, err := harness.OpenHome(f.home)
+	if err != nil {
+		return err
+	}
+	cl, err := client.New(serveURL, "", home.Dir())
+	if err != nil {
+		return err
+	}
+	s := f.settings
+	if s.Workspace, err = harness.ResolveWorkspace(s.Workspace, nil); err != nil {
+		return err
+	}
+	if file, ok := strings.CutPrefix(s.Model, "script:"); ok && !filepath.IsAbs(file) {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return err
+		}
+		s.Model = "script:" + abs
+	}
+	rec, err := cl.Create(c.Context(), serve.Settings{
+		Workspace: s.Workspace, Preset: s.Preset, Model: s.Model, BaseURL: s.BaseURL, Sandbox: s.Sandbox, Approval: s.Approval,
+		MaxSteps: s.MaxSteps, ContextWindow: s.ContextWindow, NoCompact: s.NoCompact, Network: s.Network,
+	})
+	if err != nil {
+		return err
+	}
+	return followServed(c, f.home, serveURL, rec.ID, "text")
+}
+
+func servedSettings(s serve.Settings) session.Settings {
+	return session.Settings{Workspace: s.Workspace, Preset: s.Preset, Model: s.Model, Sandbox: s.Sandbox, Approval: s.Approval}
 }
