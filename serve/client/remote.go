@@ -359,4 +359,6 @@ func (r *Remote) UpdateGoal(context.Context, string) (session.Goal, error) {
 func (r *Remote) RunGoal(context.Context) (agent.Outcome, error) { return agent.Outcome{}, nil }
 
 // Settle has nothing to do: the server settles its sessions itself.
-func (r *Remote) Settle(context.Context) (agent.Outcome, bool, error) { return agent.Outcome{}, false, nil }
+func (r *Remote) Settle(context.Context) (agent.Outcome, bool, error) {
+	return agent.Outcome{}, false, nil
+}
