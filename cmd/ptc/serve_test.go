@@ -189,7 +189,9 @@ func (s *served) events(id, lastEventID string, stop func(sseFrame) bool) []sseF
 	return nil
 }
 
-func untilEvent(typ string) func(sseFrame) bool { return func(f sseFrame) bool { return f.event == typ } }
+func untilEvent(typ string) func(sseFrame) bool {
+	return func(f sseFrame) bool { return f.event == typ }
+}
 
 // record is the part of a session record the tests read.
 type record struct {
