@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
@@ -369,10 +370,11 @@ func (s *Server) listPresets(w http.ResponseWriter, r *http.Request) {
 	type preset struct {
 		ID          string `json:"id"`
 		Description string `json:"description"`
+		Default     bool   `json:"default,omitempty"`
 	}
 	out := []preset{}
 	for _, p := range set.List() {
-		out = append(out, preset{p.ID, p.Description})
+		out = append(out, preset{p.ID, p.Description, p.ID == presets.DefaultID})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -23,11 +23,17 @@ function h(spec, attrs, ...kids) {
     else if (k === 'value') e.value = v;
     else e.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const k of kids.flat()) {
+  for (const k of kids.flat(Infinity)) {
     if (k === null || k === undefined || k === false) continue;
     e.appendChild(k instanceof Node ? k : document.createTextNode(String(k)));
   }
   return e;
+}
+
+// fill replaces el's children with kids, leaving out the empty ones.
+function fill(el, ...kids) {
+  el.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false));
+  return el;
 }
 
 class ApiError extends Error {
@@ -131,7 +137,7 @@ function listView() {
   h('button.primary', { type: 'submit' }, 'New session'));
   root.append(h('h1', 'Sessions'), form, err, list);
   api('GET', '/v1/presets').then((ps) => {
-    preset.replaceChildren(...ps.map((p) => h('option', { value: p.id, title: p.description }, p.id)));
+    fill(preset, ps.map((p) => h('option', { value: p.id, title: p.description, selected: p.default }, p.id)));
   }).catch(() => {});
 
   let stopped = false;
@@ -284,9 +290,9 @@ class SessionView {
   showRecord(r) {
     this.record = r;
     this.title.textContent = r.title || '(untitled)';
-    this.status.replaceChildren(statusBadge(r.status), r.queued ? h('span.badge', r.queued + ' queued') : null);
+    fill(this.status, statusBadge(r.status), r.queued ? h('span.badge', r.queued + ' queued') : null);
     const s = r.settings || {};
-    this.chips.replaceChildren(
+    fill(this.chips,
       h('span', 'model ', h('b', (r.model && r.model.name) || s.model || 'default')),
       h('span', 'preset ', h('b', s.preset || '')), h('span', 'sandbox ', h('b', s.sandbox || '')),
       h('span', 'approval ', h('b', s.approval || '')), r.plan_mode ? h('span.warn', 'plan mode') : null,

@@ -22,14 +22,16 @@
 
   const INLINE = /(`+)([\s\S]*?[^`]|[^`])\1(?!`)|\*\*(?=\S)([\s\S]*?\S)\*\*|__(?=\S)([\s\S]*?\S)__|\*(?=[^\s*])([^*]*?[^\s*]|[^\s*])\*|\b_(?=[^\s_])([^_]*?[^\s_]|[^\s_])_\b|\[([^\]\n]+)\]\(([^)\s]+)\)|(https?:\/\/[^\s<>()\]]+[^\s<>()\].,;:!?'"])/g;
 
-  // inline appends text with its inline marks to parent.
+  // inline appends text with its inline marks to parent. Each call has a
+  // regexp of its own: the calls nest (bold inside a link), and a shared
+  // lastIndex would send the outer loop back to the start.
   function inline(parent, text) {
+    const re = new RegExp(INLINE.source, 'g');
     let last = 0;
-    INLINE.lastIndex = 0;
     let m;
-    while ((m = INLINE.exec(text)) !== null) {
+    while ((m = re.exec(text)) !== null) {
       if (m.index > last) parent.appendChild(document.createTextNode(text.slice(last, m.index)));
-      last = INLINE.lastIndex;
+      last = re.lastIndex;
       if (m[1] !== undefined) {
         const c = el('code');
         c.textContent = m[2];
@@ -65,7 +67,7 @@
         a.textContent = m[9];
         parent.appendChild(a);
       }
-      if (INLINE.lastIndex === m.index) INLINE.lastIndex++;
+      if (re.lastIndex === m.index) re.lastIndex++;
     }
     if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
   }
