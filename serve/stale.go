@@ -3,14 +3,10 @@ package serve
 import (
 	"encoding/json"
 
+	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
-)
-
-// The tools whose calls wait for a person while they run.
-const (
-	askToolName  = "ask_user_question"
-	planToolName = "exit_plan_mode"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // staleRequests returns the requests still open at the end of events, a
@@ -102,7 +98,7 @@ func staleRequests(events []session.Event, workspace, mode string) []Pending {
 // exit_plan_mode puts to the user, read from its arguments.
 func waitingCall(id, name, args string) (tools.Question, bool) {
 	switch name {
-	case askToolName:
+	case toolbox.AskUserQuestionName:
 		var in struct {
 			Question string   `json:"question"`
 			Options  []string `json:"options"`
@@ -111,7 +107,7 @@ func waitingCall(id, name, args string) (tools.Question, bool) {
 			return tools.Question{}, false
 		}
 		return tools.Question{Kind: tools.KindQuestion, CallID: id, Tool: name, Text: in.Question, Options: in.Options}, true
-	case planToolName:
+	case plan.ExitName:
 		var in struct {
 			Plan string `json:"plan"`
 		}
