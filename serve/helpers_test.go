@@ -23,11 +23,13 @@ const testToken = "0123456789abcdef0123456789abcdef0123456789abcdef"
 
 // fixture is an in-process server over a fresh home.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	srv  *Server
 	http *httptest.Server
 	ws   string
 	home *harness.Home
+	// options are the sessions' harness options (the guarded toolset).
+	options harness.Options
 }
 
 // guardedTool needs approval for every call; it appends its text to
@@ -48,7 +50,14 @@ func guardedTool(ws string) tools.Tool {
 	}, tools.NeedsApproval(func(json.RawMessage) bool { return true }))
 }
 
-func newFixture(t *testing.T) *fixture {
+// quickTool answers at once and asks nobody (load for the benchmarks).
+func quickTool() tools.Tool {
+	spec := tools.Spec{Name: "quick", Description: "answers at once", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	return tools.New(spec, func(context.Context, tools.Call, struct{}) (string, error) { return "ok", nil },
+		tools.SafeWhen(func(json.RawMessage) bool { return true }))
+}
+
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	ws := filepath.Join(dir, "ws")
@@ -60,14 +69,15 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	opts := harness.Options{Toolset: func(harness.ToolsetConfig) (*tools.Registry, error) {
-		return tools.NewRegistry(tools.PresentNative, guardedTool(ws))
+		return tools.NewRegistry(tools.PresentNative, guardedTool(ws), quickTool())
 	}}
 	srv, err := New(Config{Home: home, Token: testToken, Addr: "127.0.0.1:0", Heartbeat: 50 * time.Millisecond, Options: opts})
+	f := &fixture{t: t, srv: srv, ws: ws, home: home, options: opts}
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
-	f := &fixture{t: t, srv: srv, http: hs, ws: ws, home: home}
+	f.http = hs
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
 		srv.Close()
@@ -175,7 +185,7 @@ func (f *fixture) stream(id string, lastEventID string, stop func(frame) bool) [
 	return readFrames(f.t, resp.Body, stop)
 }
 
-func readFrames(t *testing.T, r io.Reader, stop func(frame) bool) []frame {
+func readFrames(t testing.TB, r io.Reader, stop func(frame) bool) []frame {
 	var out []frame
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -214,7 +224,7 @@ func until(event string) func(frame) bool {
 }
 
 // waitFor polls cond until it holds.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(120 * time.Second)
 	for !cond() {
