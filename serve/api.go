@@ -81,8 +81,16 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := make([]Record, 0, len(sums))
+	looked := 0
 	for _, sum := range sums {
-		out = append(out, s.record(r.Context(), sum))
+		// Finding the requests a stopped process left means reading the
+		// store; a listing does it for its most recent candidates only
+		// (GET of one session always does).
+		deep := looked < maxStaleLookups
+		if deep && mayHaveStale(sum) && s.served(sum.Header.ID) == nil {
+			looked++
+		}
+		out = append(out, s.record(r.Context(), sum, deep))
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -93,19 +101,29 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request, id string) {
 		failFor(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.record(r.Context(), sum))
+	writeJSON(w, http.StatusOK, s.record(r.Context(), sum, true))
+}
+
+// maxStaleLookups bounds the stores a listing reads to find pending
+// requests left by a stopped process.
+const maxStaleLookups = 16
+
+// mayHaveStale reports whether a session nobody runs may hold requests
+// left by a stopped process: its last turn was cut short.
+func mayHaveStale(sum session.Summary) bool {
+	return !sum.Owner.Live && (sum.Status == session.StatusRunning || sum.Status == session.ReasonInterrupted)
 }
 
 // record completes a listed session's record: live state and pending
 // requests for a served one, requests left by a stopped process for one
-// nobody runs.
-func (s *Server) record(ctx context.Context, sum session.Summary) Record {
+// nobody runs (when deep).
+func (s *Server) record(ctx context.Context, sum session.Summary, deep bool) Record {
 	id := sum.Header.ID
 	if sv := s.served(id); sv != nil {
 		return s.servedRecord(sv)
 	}
 	r := recordOf(sum)
-	if r.OwnerPID == 0 && (sum.Status == session.StatusRunning || sum.Status == session.ReasonInterrupted) {
+	if deep && mayHaveStale(sum) {
 		if ld, err := s.cat().Load(ctx, id); err == nil {
 			set, _ := session.CurrentSettings(ld.Header, ld.Events)
 			r.Pending = nonNilPending(staleRequests(ld.Events, set.Workspace, set.Sandbox))
