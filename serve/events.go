@@ -25,6 +25,48 @@ type hub struct {
 	subs map[chan struct{}]struct{}
 	done chan struct{}
 	why  string // set when done is closed
+
+	// recent holds the encoded frames of recent events, so the streams
+	// of one session encode each event once between them.
+	fmu    sync.Mutex
+	recent [frameCache]cachedFrame
+}
+
+// frameCache is how many recent frames a hub keeps.
+const frameCache = 1024
+
+type cachedFrame struct {
+	seq int64
+	b   []byte
+}
+
+// frame returns e as a Server-Sent Events frame: id = seq, event = type,
+// data = the event as `ptc session export` writes it (one JSON line).
+func (h *hub) frame(e session.Event) ([]byte, error) {
+	slot := &h.recent[e.Seq%frameCache]
+	h.fmu.Lock()
+	if slot.b != nil && slot.seq == e.Seq {
+		b := slot.b
+		h.fmu.Unlock()
+		return b, nil
+	}
+	h.fmu.Unlock()
+	data, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(data)+len(e.Type)+32)
+	b = append(b, "id: "...)
+	b = strconv.AppendInt(b, e.Seq, 10)
+	b = append(b, "\nevent: "...)
+	b = append(b, strings.Map(dropNewline, e.Type)...)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...)
+	b = append(b, "\n\n"...)
+	h.fmu.Lock()
+	*slot = cachedFrame{e.Seq, b}
+	h.fmu.Unlock()
+	return b, nil
 }
 
 func newHub() *hub { return &hub{subs: map[chan struct{}]struct{}{}, done: make(chan struct{})} }
@@ -100,22 +142,16 @@ func after(r *http.Request) (int64, error) {
 type sse struct {
 	w  *bufio.Writer
 	rc *http.ResponseController
+	h  *hub
 }
 
-// event writes one log event: id = seq, event = type, data = the event as
-// `ptc session export` writes it (one JSON line).
+// event writes one log event's frame.
 func (s *sse) event(e session.Event) error {
-	b, err := json.Marshal(e)
+	b, err := s.h.frame(e)
 	if err != nil {
 		return err
 	}
-	s.w.WriteString("id: ")
-	s.w.WriteString(strconv.FormatInt(e.Seq, 10))
-	s.w.WriteString("\nevent: ")
-	s.w.WriteString(strings.Map(dropNewline, e.Type))
-	s.w.WriteString("\ndata: ")
-	s.w.Write(b)
-	_, err = s.w.WriteString("\n\n")
+	_, err = s.w.Write(b)
 	return err
 }
 
@@ -166,7 +202,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, id string) {
 	hdr.Set("Cache-Control", "no-store")
 	hdr.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	out := &sse{w: bufio.NewWriterSize(w, 32<<10), rc: http.NewResponseController(w)}
+	out := &sse{w: bufio.NewWriterSize(w, 32<<10), rc: http.NewResponseController(w), h: h}
 	out.comment("retry: 2000\n\n")
 	if out.flush() != nil {
 		return
