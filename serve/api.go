@@ -10,6 +10,7 @@ import (
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
 // route is one API endpoint; openapi.json documents each (a test holds
@@ -55,15 +56,21 @@ func (s *Server) withID(h func(http.ResponseWriter, *http.Request, string)) http
 // failFor answers err with the status it calls for.
 func failFor(w http.ResponseWriter, err error) {
 	var elsewhere errElsewhere
-	var answered answeredError
+	var answered *tools.AnsweredError
 	switch {
 	case errors.As(err, &elsewhere):
 		fail(w, http.StatusConflict, "run_elsewhere", err.Error())
 	case errors.Is(err, harness.ErrBusy):
 		fail(w, http.StatusConflict, "busy", "a turn is running in this session; cancel it or wait for it to end")
 	case errors.As(err, &answered):
-		writeJSON(w, http.StatusConflict, apiError{Error: "already_answered", Message: err.Error(), Answer: answered.answer})
-	case errors.Is(err, errUnknownPending):
+		msg := "this request was already answered"
+		if answered.Reply.Answer != "" {
+			msg += " (" + answered.Reply.Answer + ")"
+		} else if answered.Err != nil {
+			msg = "this request ended without an answer: " + answered.Err.Error()
+		}
+		writeJSON(w, http.StatusConflict, apiError{Error: "already_answered", Message: msg, Answer: answered.Reply.Answer})
+	case errors.Is(err, tools.ErrNoRequest):
 		fail(w, http.StatusNotFound, "not_pending", "no such pending request in this session (it may have ended with its turn)")
 	case errors.Is(err, errClosed):
 		fail(w, http.StatusServiceUnavailable, "shutting_down", err.Error())
@@ -146,7 +153,10 @@ func (s *Server) servedRecord(sv *served) Record {
 	r.Model = modelInfo(sv.sess.Model())
 	r.PlanMode = sv.sess.PlanMode()
 	r.Notices = sv.sess.Notices()
-	r.Pending = sv.asks.list(set.Workspace, set.Sandbox)
+	r.Pending = []Pending{}
+	for _, q := range sv.sess.Approvals().Pending() {
+		r.Pending = append(r.Pending, describe(q.ID, q, set.Workspace, set.Sandbox))
+	}
 	switch {
 	case len(r.Pending) > 0:
 		r.Status = StatusWaiting
@@ -211,7 +221,7 @@ func (s *Server) postPrompt(w http.ResponseWriter, r *http.Request, id string) {
 		badRequest(w, errors.New("text is empty"))
 		return
 	}
-	sv, err := s.acquire(r.Context(), id, nil)
+	sv, err := s.acquire(r.Context(), id)
 	if err != nil {
 		failFor(w, err)
 		return
@@ -241,18 +251,22 @@ func (s *Server) postAnswer(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	pid := r.PathValue("pid")
 	if sv := s.served(id); sv != nil {
-		q, ok := sv.asks.questionOf(pid)
-		if !ok {
-			// Answered already (409 with the answer), or unknown (404).
-			failFor(w, sv.asks.Answer(pid, ""))
-			return
+		ap := sv.sess.Approvals()
+		kind := "" // a request no longer open: its answer can only lose
+		for _, q := range ap.Pending() {
+			if q.ID == pid {
+				kind = q.Kind
+			}
 		}
-		ans, err := normalAnswer(q.Kind, body)
+		ans, err := normalAnswer(kind, body)
 		if err != nil {
 			badRequest(w, err)
 			return
 		}
-		if err := sv.asks.Answer(pid, ans); err != nil {
+		if err := ap.Answer(pid, tools.Reply{Answer: ans, Via: "serve"}); err != nil {
+			if won, ok := s.wonStale(id, pid); ok {
+				err = &tools.AnsweredError{ID: pid, Reply: tools.Reply{Answer: won}}
+			}
 			failFor(w, err)
 			return
 		}
@@ -327,7 +341,7 @@ func (s *Server) postSettings(w http.ResponseWriter, r *http.Request, id string)
 		badRequest(w, err)
 		return
 	}
-	sv, err := s.acquire(r.Context(), id, nil)
+	sv, err := s.acquire(r.Context(), id)
 	if err != nil {
 		failFor(w, err)
 		return
@@ -355,7 +369,7 @@ func (s *Server) postSettings(w http.ResponseWriter, r *http.Request, id string)
 }
 
 func (s *Server) postCompact(w http.ResponseWriter, r *http.Request, id string) {
-	sv, err := s.acquire(r.Context(), id, nil)
+	sv, err := s.acquire(r.Context(), id)
 	if err != nil {
 		failFor(w, err)
 		return

@@ -19,10 +19,13 @@ import (
 func (s *Server) answerStale(ctx context.Context, id, pid string, b answerBody) (string, error) {
 	s.staleMu.Lock()
 	defer s.staleMu.Unlock()
+	if won, ok := s.staleWon[id+"/"+pid]; ok {
+		return "", &tools.AnsweredError{ID: pid, Reply: tools.Reply{Answer: won}}
+	}
 	if sv := s.served(id); sv != nil {
-		// Resumed since (by an earlier answer, or a prompt): the request
-		// is answered, or gone with the repaired turn.
-		return "", sv.asks.Answer(pid, "")
+		// Resumed since (by a prompt): the request closed with the
+		// repaired turn.
+		return "", sv.sess.Approvals().Answer(pid, tools.Reply{})
 	}
 	ld, err := s.cat().Load(ctx, id)
 	if err != nil {
@@ -40,24 +43,31 @@ func (s *Server) answerStale(ctx context.Context, id, pid string, b answerBody) 
 		}
 	}
 	if p == nil {
-		return "", errUnknownPending
+		return "", tools.ErrNoRequest
 	}
 	ans, err := normalAnswer(p.Kind, b)
 	if err != nil {
 		return "", badAnswer{err}
 	}
-	q := tools.Question{Kind: p.Kind, CallID: p.CallID, Tool: p.Tool, Args: p.Arguments, Text: p.Text, Options: p.Options}
-	sv, err := s.acquire(ctx, id, func(a *asks) {
-		a.answered[pid] = ans
-		if ans == tools.AnswerAllowOnce || ans == tools.AnswerAllowSession || ans == tools.AnswerApprovePlan {
-			a.carry(q, ans)
-		}
-	})
+	sv, err := s.acquire(ctx, id)
 	if err != nil {
 		return "", err
 	}
+	s.staleWon[id+"/"+pid] = ans
+	if ans == tools.AnswerAllowOnce || ans == tools.AnswerAllowSession || ans == tools.AnswerApprovePlan {
+		sv.sess.Approvals().Preanswer(p.Tool, p.Arguments, tools.Reply{Answer: ans, Via: "serve"})
+	}
 	s.prompt(sv, continuation(*p, ans))
 	return ans, nil
+}
+
+// wonStale returns the answer that resumed session id from its stale
+// request pid, if one did.
+func (s *Server) wonStale(id, pid string) (string, bool) {
+	s.staleMu.Lock()
+	defer s.staleMu.Unlock()
+	ans, ok := s.staleWon[id+"/"+pid]
+	return ans, ok
 }
 
 // continuation is the input of the turn that resumes a session after a

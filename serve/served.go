@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
 // served is a session this server has open. Its turns run on the
@@ -17,7 +18,9 @@ import (
 // next.
 type served struct {
 	sess *harness.Session
-	asks *asks
+	// leave ends the server's presence on the session's approval
+	// service (Approvals.Join), which makes its requests wait.
+	leave func()
 
 	mu   sync.Mutex
 	busy bool   // a runner (or a compaction) is at work
@@ -34,10 +37,12 @@ func (e errElsewhere) Error() string {
 // errClosed: the server is shutting down.
 var errClosed = errors.New("the server is shutting down")
 
-// options are the harness options of a session the server opens.
-func (s *Server) options(h *hub, a *asks) harness.Options {
+// options are the harness options of a session the server opens. The
+// server answers its requests by id (newServed joins its approval
+// service), so it puts them to no one itself.
+func (s *Server) options(h *hub) harness.Options {
 	o := s.cfg.Options
-	o.Answerer = a
+	o.Answerer = nil
 	o.Observer = func(session.Event) { h.publish() }
 	o.Resume, o.Settings, o.Override = "", session.Settings{}, nil
 	return o
@@ -50,18 +55,17 @@ func (s *Server) create(ctx context.Context, set session.Settings) (*served, err
 		return nil, err
 	}
 	h := newHub()
-	a := newAsks(h.publish)
-	opts := s.options(h, a)
+	opts := s.options(h)
 	opts.Settings = set
 	sess, err := harness.Open(ctx, s.cfg.Home, opts)
 	if err != nil {
 		return nil, err
 	}
-	sv := s.newServed(sess, a)
+	sv := s.newServed(sess)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		sess.Close()
+		sv.close()
 		return nil, errClosed
 	}
 	s.open[sess.ID()] = sv
@@ -70,10 +74,8 @@ func (s *Server) create(ctx context.Context, set session.Settings) (*served, err
 }
 
 // acquire returns session id open in this server, opening it (and so
-// repairing a turn a stopped process left open) when it is not; prepare,
-// when set, runs on the session's answerer before it opens (to carry an
-// answer given to a request of the earlier process).
-func (s *Server) acquire(ctx context.Context, id string, prepare func(*asks)) (*served, error) {
+// repairing a turn a stopped process left open) when it is not.
+func (s *Server) acquire(ctx context.Context, id string) (*served, error) {
 	if sv := s.served(id); sv != nil {
 		return sv, nil
 	}
@@ -89,11 +91,7 @@ func (s *Server) acquire(ctx context.Context, id string, prepare func(*asks)) (*
 	if h == nil {
 		return nil, errClosed
 	}
-	a := newAsks(h.publish)
-	if prepare != nil {
-		prepare(a)
-	}
-	opts := s.options(h, a)
+	opts := s.options(h)
 	opts.Resume = id
 	sess, err := harness.Open(ctx, s.cfg.Home, opts)
 	if errors.Is(err, session.ErrLocked) {
@@ -102,26 +100,42 @@ func (s *Server) acquire(ctx context.Context, id string, prepare func(*asks)) (*
 	if err != nil {
 		return nil, err
 	}
-	sv := s.newServed(sess, a)
+	sv := s.newServed(sess)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		sess.Close()
+		sv.close()
 		return nil, errClosed
 	}
 	s.open[id] = sv
 	return sv, nil
 }
 
-func (s *Server) newServed(sess *harness.Session, a *asks) *served {
-	a.mu.Lock()
-	a.sync = func() {
+// newServed joins the session's approval service, so its requests wait
+// for a client's answer, and makes each request durable as it opens (it
+// must survive this process: see Server.Close).
+func (s *Server) newServed(sess *harness.Session) *served {
+	ap := sess.Approvals()
+	stop := ap.Subscribe(func(c tools.Change) {
+		if c.Closed {
+			return
+		}
 		if err := sess.Sync(context.WithoutCancel(s.ctx)); err != nil {
 			s.cfg.Logf("session %s: %v", sess.ID(), err)
 		}
-	}
-	a.mu.Unlock()
-	return &served{sess: sess, asks: a}
+	})
+	leave := ap.Join()
+	return &served{sess: sess, leave: func() { stop(); leave() }}
+}
+
+// waiting reports whether a request of the session waits for a person.
+func (sv *served) waiting() bool { return len(sv.sess.Approvals().Pending()) > 0 }
+
+// close closes the session and leaves its approval service.
+func (sv *served) close() error {
+	err := sv.sess.Close()
+	sv.leave()
+	return err
 }
 
 // prompt runs text as the session's next turn: now when it is idle, else
@@ -214,7 +228,7 @@ func (s *Server) remove(id string) error {
 	delete(s.hubs, id)
 	s.mu.Unlock()
 	if sv != nil {
-		if err := sv.sess.Close(); err != nil {
+		if err := sv.close(); err != nil {
 			s.cfg.Logf("close session %s: %v", id, err)
 		}
 	}

@@ -55,8 +55,10 @@ type Server struct {
 	// is being opened), so a session is never opened twice.
 	openMu sync.Mutex
 	// staleMu serialises answers to requests left by a stopped process,
-	// so the first one resumes the session and a second learns it lost.
-	staleMu sync.Mutex
+	// so the first one resumes the session and a second learns it lost
+	// (staleWon: session id + "/" + request id → the answer that won).
+	staleMu  sync.Mutex
+	staleWon map[string]string
 
 	mu     sync.Mutex
 	open   map[string]*served
@@ -81,7 +83,7 @@ func New(cfg Config) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		cfg: cfg, guard: newGuard(cfg.Token, cfg.AllowHosts, cfg.Addr), ctx: ctx, cancel: cancel,
-		open: map[string]*served{}, hubs: map[string]*hub{},
+		open: map[string]*served{}, hubs: map[string]*hub{}, staleWon: map[string]string{},
 	}
 	mux := http.NewServeMux()
 	for _, rt := range s.routes() {
@@ -132,14 +134,14 @@ func (s *Server) Close() error {
 	var errs []error
 	left := 0
 	for _, sv := range open {
-		if sv.asks.waiting() {
+		if sv.waiting() {
 			left++
 			if err := sv.sess.Sync(context.Background()); err != nil {
 				errs = append(errs, err)
 			}
 			continue
 		}
-		if err := sv.sess.Close(); err != nil {
+		if err := sv.close(); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -14,24 +14,23 @@ func ev(typ string, data any) session.Event {
 
 func TestStaleRequests(t *testing.T) {
 	start := ev(session.TypeTurnStart, session.TurnStart{Turn: 1})
-	asked := ev(session.TypeApprovalAsked, session.ApprovalAsked{CallID: "c1", Name: "bash", Arguments: `{"command":"ls"}`})
-	decided := ev(session.TypeApprovalDecided, session.ApprovalDecided{CallID: "c1", Decision: "deny", By: "policy"})
-	question := ev(session.TypePtcDispatchStart, session.PtcDispatch{SubCallID: "r:ptc:0", Name: "ask_user_question", Arguments: `{"question":"Which?","options":["a","b"]}`})
-	answered := ev(session.TypePtcDispatch, session.PtcDispatch{SubCallID: "r:ptc:0", Name: "ask_user_question"})
-	plan := ev(session.TypeToolCall, session.ToolCall{CallID: "p1", Name: "exit_plan_mode", Arguments: `{"plan":"1. do it"}`})
+	asked := ev(session.TypeApprovalAsked, session.ApprovalAsked{ID: "r1", Kind: "approval", CallID: "c1", Name: "bash", Arguments: `{"command":"ls"}`})
+	decided := ev(session.TypeApprovalDecided, session.ApprovalDecided{ID: "r1", CallID: "c1", Decision: "deny", By: "policy"})
+	question := ev(session.TypeApprovalAsked, session.ApprovalAsked{ID: "r2", Kind: "question", CallID: "r:ptc:0", Name: "ask_user_question", Text: "Which?", Options: []string{"a", "b"}})
+	plan := ev(session.TypeApprovalAsked, session.ApprovalAsked{ID: "r3", Kind: "plan", CallID: "p1", Name: "exit_plan_mode", Text: "1. do it"})
 	end := ev(session.TypeTurnEnd, session.TurnEnd{Turn: 1, Reason: "interrupted"})
 	cases := []struct {
 		name   string
 		events []session.Event
 		want   []string // id/kind
 	}{
-		{"an approval asked and never decided is pending", []session.Event{start, asked}, []string{"c1/approval"}},
+		{"an approval asked and never decided is pending", []session.Event{start, asked}, []string{"r1/approval"}},
 		{"a decided one is not", []session.Event{start, asked, decided}, nil},
 		{"a turn that ended has none", []session.Event{start, asked, end}, nil},
-		{"a question call without a result is pending", []session.Event{start, question}, []string{"r:ptc:0/question"}},
-		{"one with a result is not", []session.Event{start, question, answered}, nil},
-		{"a plan waiting for approval is pending", []session.Event{start, plan}, []string{"p1/plan"}},
-		{"all of them, in order", []session.Event{start, plan, asked, question}, []string{"p1/plan", "c1/approval", "r:ptc:0/question"}},
+		{"a question is pending", []session.Event{start, question}, []string{"r2/question"}},
+		{"a plan is pending", []session.Event{start, plan}, []string{"r3/plan"}},
+		{"all of them, in order", []session.Event{start, plan, asked, question}, []string{"r3/plan", "r1/approval", "r2/question"}},
+		{"an earlier turn's requests are not", []session.Event{start, asked, end, start}, nil},
 		{"a log without a turn has none", []session.Event{asked}, nil},
 	}
 	for _, c := range cases {
@@ -54,8 +53,8 @@ func TestStaleRequests(t *testing.T) {
 			}
 		})
 	}
-	q := staleRequests([]session.Event{start, question}, "/ws", "")[0]
-	if q.Text != "Which?" || len(q.Options) != 2 {
+	q := staleRequests([]session.Event{start, question}, "/ws", "")
+	if len(q) != 1 || q[0].Text != "Which?" || len(q[0].Options) != 2 {
 		t.Fatalf("question %+v", q)
 	}
 }

@@ -91,8 +91,9 @@ func (w *Watcher) loop(ctx context.Context) {
 
 // ask puts one request to the local answerer and sends the answer.
 func (w *Watcher) ask(ctx context.Context, p serve.Pending) {
-	q := tools.Question{Kind: p.Kind, CallID: p.CallID, Tool: p.Tool, Args: p.Arguments, Text: p.Text, Options: p.Options}
-	ans, err := w.ans.Ask(ctx, q)
+	q := tools.Question{ID: p.ID, Kind: p.Kind, CallID: p.CallID, Tool: p.Tool, Args: p.Arguments, Text: p.Text, Options: p.Options}
+	reply, err := w.ans.Ask(ctx, q)
+	ans := reply.Answer
 	if err != nil || ctx.Err() != nil {
 		return
 	}
