@@ -74,12 +74,6 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("the server answered %d", e.Status)
 }
 
-// IsCode reports whether err is a server error with this code.
-func IsCode(err error, code string) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Code == code
-}
-
 func (c *Client) request(ctx context.Context, method, path string, body any) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
@@ -314,5 +308,3 @@ func (c *Client) stream(ctx context.Context, id string, after int64, fn func(ses
 	}
 	return got, errDropped
 }
-
-func asError(err error, e **Error) bool { return errors.As(err, e) }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -108,7 +109,7 @@ func (w *Watcher) ask(ctx context.Context, p serve.Pending) {
 		err = w.c.Answer(ctx, w.id, p.ID, ans)
 	}
 	var e *Error
-	if asError(err, &e) && e.Code == "already_answered" && w.told != nil {
+	if errors.As(err, &e) && e.Code == "already_answered" && w.told != nil {
 		w.told("another client answered first (" + e.Answer + ")")
 	} else if err != nil && w.told != nil {
 		w.told("the answer could not be sent: " + err.Error())
