@@ -104,7 +104,8 @@ func compose(in composeInput) (composition, error) {
 	if in.preset.Snapshots {
 		ctx := prompt.Context{Sandbox: s.Sandbox, Approval: s.Approval, Workspace: s.Workspace, Date: today}
 		mode := in.scope.plan
-		cfg.Context = func() prompt.Context { c := ctx; c.Plan = mode.Active(); return c }
+		sc := in.scope
+		cfg.Context = func() prompt.Context { c := ctx; c.Plan, c.Jobs = mode.Active(), sc.pendingJobs(); return c }
 	}
 	return composition{cfg: cfg, reg: reg, model: choice.Info, notices: append(choice.Notices, notes...)}, nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/sandbox/jobs"
+	"github.com/ptc-dev/ptc/sandbox/term"
 )
 
 // scope is what a session's own tools share for the life of the session,
@@ -31,6 +33,11 @@ type scope struct {
 	stop atomic.Bool
 	// approve approves plans without asking (Options.ApprovePlan).
 	approve bool
+	// jobs and terms are the session's background jobs and terminals
+	// (nil when detached): they outlive compositions, end with the
+	// session (jobs.go).
+	jobs  *jobs.Manager
+	terms *term.Manager
 }
 
 func detachedScope() *scope {
@@ -47,7 +54,7 @@ func (h stopStep) PreStep(_ context.Context, _, _ int, in []agent.Input) ([]agen
 
 // hooks are the session's loop hooks: the caller's, then stopStep.
 func (sc *scope) hooks(h agent.Hooks) agent.Hooks {
-	h.PreStep = append(append([]agent.PreStepHook(nil), h.PreStep...), stopStep{sc})
+	h.PreStep = append(append([]agent.PreStepHook(nil), h.PreStep...), jobNotices{sc}, stopStep{sc})
 	return h
 }
 
@@ -79,6 +86,9 @@ func (s *Session) openScope(ctx context.Context, preset *presets.Preset, fresh b
 	s.feed.subscribe(sc.goals.Observe)
 	sc.children = newChildren(s)
 	if err := sc.children.restore(events); err != nil {
+		return err
+	}
+	if err := s.openJobs(ctx, sc, events); err != nil {
 		return err
 	}
 	s.scope = sc

@@ -478,6 +478,7 @@ func (s *Session) Close() error {
 	s.mu.Unlock()
 	s.scope.children.stopAll()
 	s.scope.leave()
+	s.closeJobs()
 	err := errors.Join(s.unserve(), s.owned.Close(), s.servers.close())
 	s.feed.close()
 	if err != nil {

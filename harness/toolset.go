@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/runtime/tools"
@@ -48,7 +49,8 @@ func (s *sandboxSet) get() (*toolbox.Sandbox, error) {
 			return nil, err
 		}
 		s.sb = toolbox.NewSandbox(host, toolbox.SandboxConfig{Workspace: s.cfg.Workspace, Mode: mode,
-			Network: s.cfg.Network || s.cfg.Preset.Network, HostPrograms: s.cfg.Preset.HostPrograms})
+			Network: s.cfg.Network || s.cfg.Preset.Network, HostPrograms: s.cfg.Preset.HostPrograms,
+			Jobs: s.cfg.scope.jobs, Terminals: s.cfg.scope.terms})
 	}
 	return s.sb, nil
 }
@@ -62,6 +64,20 @@ func (sc *scope) deps(sb *sandboxSet) toolbox.Deps {
 		d.Agents = sc.children
 	}
 	return d
+}
+
+// presetTools are the tool names a preset gets: its list, then the
+// terminal tools it does not list itself when it has terminals: true.
+func presetTools(p *presets.Preset) []string {
+	names := slices.Clone(p.Tools)
+	if p.Terminals {
+		for _, n := range toolbox.TerminalNames {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
 }
 
 // KnownToolNames lists the tool names a preset may use, sorted; presets
@@ -82,7 +98,7 @@ func Toolset(cfg ToolsetConfig) (*tools.Registry, error) {
 	}
 	deps := cfg.scope.deps(&sandboxSet{cfg: cfg})
 	built := make([]tools.Tool, 0, len(cfg.Preset.Tools)+len(cfg.Extra))
-	for _, name := range cfg.Preset.Tools {
+	for _, name := range presetTools(cfg.Preset) {
 		if e, ok := toolbox.Lookup(name); !ok || e.Hidden {
 			return nil, fmt.Errorf("preset %s lists unknown tool %q", cfg.Preset.ID, name)
 		}

@@ -40,8 +40,12 @@ type Preset struct {
 	// (sandbox/hostexec.DefaultPrograms), an empty list none.
 	HostPrograms []string `yaml:"host_programs" json:"hostPrograms,omitempty"`
 	// Network lets those host programs reach the network.
-	Network  bool `yaml:"network" json:"network,omitempty"`
-	MaxSteps int  `yaml:"max_steps" json:"maxSteps"`
+	Network bool `yaml:"network" json:"network,omitempty"`
+	// Terminals adds the terminal tools (terminal_open, terminal_send,
+	// terminal_read, terminal_signal, terminal_list, terminal_close):
+	// confined host programs on pseudo-terminals.
+	Terminals bool `yaml:"terminals" json:"terminals,omitempty"`
+	MaxSteps  int  `yaml:"max_steps" json:"maxSteps"`
 	// Compact lets long sessions prune old tool results and compact
 	// automatically (default true; runtime/compact).
 	Compact bool `yaml:"compact" json:"compact"`

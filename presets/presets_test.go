@@ -12,7 +12,8 @@ import (
 )
 
 var known = []string{"read", "write", "edit", "glob", "grep", "bash", "todo_write", "ask_user_question", "run_code", "shell", "str_replace_editor",
-	"exit_plan_mode", "create_goal", "get_goal", "update_goal", "subagent", "agent_output", "agent_list", "agent_stop"}
+	"exit_plan_mode", "create_goal", "get_goal", "update_goal", "subagent", "agent_output", "agent_list", "agent_stop",
+	"job_list", "job_output", "job_kill"}
 
 func TestEmbeddedPresets(t *testing.T) {
 	set, err := Load("", known)
@@ -22,7 +23,7 @@ func TestEmbeddedPresets(t *testing.T) {
 	if got := set.IDs(); !reflect.DeepEqual(got, []string{"minimal", "ptc", "standard"}) {
 		t.Fatalf("ids %v", got)
 	}
-	coding := []string{"read", "write", "edit", "glob", "grep", "bash", "todo_write", "ask_user_question",
+	coding := []string{"read", "write", "edit", "glob", "grep", "bash", "job_list", "job_output", "job_kill", "todo_write", "ask_user_question",
 		"exit_plan_mode", "create_goal", "get_goal", "update_goal", "subagent", "agent_output", "agent_list", "agent_stop"}
 	cases := []struct {
 		id           string
@@ -55,6 +56,9 @@ func TestEmbeddedPresets(t *testing.T) {
 	}
 	if p, _ := set.Get(""); p.ID != DefaultID {
 		t.Fatalf("default preset is %s", p.ID)
+	}
+	if !mustGet(t, set, "minimal").Terminals || mustGet(t, set, "ptc").Terminals {
+		t.Fatal("terminals are on in the minimal preset only")
 	}
 	if strings.Count(mustGet(t, set, "minimal").Persona, "\n") > 1 {
 		t.Error("minimal persona is more than one line")

@@ -88,3 +88,10 @@ func (h *Host) RunProgram(ctx context.Context, scope Scope, p Program) (ProgramE
 	}
 	return end, nil
 }
+
+// HostProgramAllowed reports whether name runs as a host program under
+// the allow list programs (nil: the Host's) and bubblewrap can run here.
+func (h *Host) HostProgramAllowed(programs []string, name string) bool {
+	_, _, err := h.hx.lookup(programs, name)
+	return err == nil
+}

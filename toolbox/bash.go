@@ -24,6 +24,9 @@ type BashIn struct {
 	Description string `json:"description"`
 	TimeoutMS   int    `json:"timeout_ms,omitempty"`
 	Workdir     string `json:"workdir,omitempty"`
+	// RunInBackground starts the command as a job of the session and
+	// returns at once (see job.go).
+	RunInBackground bool `json:"run_in_background,omitempty"`
 	Escalation
 }
 
@@ -36,6 +39,10 @@ type BashOut struct {
 	TimedOut  bool   `json:"timed_out"`
 	Host      bool   `json:"host,omitempty"`
 	Note      string `json:"note,omitempty"`
+	// JobID and OutputFile name the job a run_in_background call started
+	// and the file its output goes to.
+	JobID      string `json:"job_id,omitempty"`
+	OutputFile string `json:"output_file,omitempty"`
 }
 
 const escalationProps = `,
@@ -48,7 +55,8 @@ var bashInSchema = `{
     "command": {"type": "string", "minLength": 1, "description": "Shell command to run."},
     "description": {"type": "string", "description": "Five to ten words saying what the command does."},
     "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 600000, "description": "Timeout in milliseconds (default 120000)."},
-    "workdir": {"type": "string", "description": "Directory to run in (default: the workspace)."}` + escalationProps + `
+    "workdir": {"type": "string", "description": "Directory to run in (default: the workspace)."},
+    "run_in_background": {"type": "boolean", "description": "Start the command as a background job and return at once with its job_id (for servers, watchers, long builds); read its output with job_output, stop it with job_kill. timeout_ms then caps its run (default: no cap)."}` + escalationProps + `
   },
   "required": ["command", "description"],
   "additionalProperties": false
@@ -63,7 +71,9 @@ const bashOutSchema = `{
     "truncated": {"type": "boolean"},
     "timed_out": {"type": "boolean"},
     "host": {"type": "boolean", "description": "true when the command ran on the host, outside the sandbox"},
-    "note": {"type": "string"}
+    "note": {"type": "string"},
+    "job_id": {"type": "string", "description": "the background job started (run_in_background)"},
+    "output_file": {"type": "string", "description": "the file the job's output goes to"}
   },
   "required": ["exit_code", "stdout", "stderr", "truncated", "timed_out"],
   "additionalProperties": false
@@ -82,6 +92,9 @@ func (s *set) runBash(ctx context.Context, call tools.Call, in BashIn) (BashOut,
 	ws, err := s.workspace(ctx)
 	if err != nil {
 		return BashOut{}, err
+	}
+	if in.RunInBackground {
+		return s.startJob(ctx, call, in, ws, mode)
 	}
 	timeout := DefaultBashTimeout
 	if in.TimeoutMS > 0 {
@@ -126,6 +139,9 @@ func RunCommand(ctx context.Context, host *sandbox.Host, scope sandbox.Scope, co
 }
 
 func renderBash(o BashOut) string {
+	if o.JobID != "" {
+		return renderJobStart(o)
+	}
 	var b strings.Builder
 	note := o.Note
 	if o.Host {

@@ -13,7 +13,9 @@ import (
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
+	"github.com/ptc-dev/ptc/sandbox/jobs"
 	"github.com/ptc-dev/ptc/sandbox/proto"
+	"github.com/ptc-dev/ptc/sandbox/term"
 )
 
 // SandboxConfig is the sandbox policy the sandbox tools run under. It is
@@ -30,6 +32,11 @@ type SandboxConfig struct {
 	// HostPrograms are the host programs the shell may run (the preset's
 	// host_programs); nil means the sandbox host's default list.
 	HostPrograms []string
+	// Jobs are the session's background jobs (bash run_in_background,
+	// job_list, job_output, job_kill) and Terminals its terminals
+	// (terminal_*); nil outside a session, where those tools refuse.
+	Jobs      *jobs.Manager
+	Terminals *term.Manager
 }
 
 // set is the shared state of one tool set: the host, the policy and the

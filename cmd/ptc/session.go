@@ -14,6 +14,7 @@ import (
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/session/live"
+	"github.com/ptc-dev/ptc/sandbox/jobs"
 )
 
 // newSessionCmd is `ptc session show|export ID`.
@@ -48,6 +49,10 @@ func newSessionCmd() *cobra.Command {
 				return err
 			}
 			kids := childrenOf(c.Context(), home, h.ID)
+			list, err := jobs.FromEvents(events)
+			if err != nil {
+				return err
+			}
 			switch output {
 			case "json":
 				enc := json.NewEncoder(c.OutOrStdout())
@@ -56,12 +61,16 @@ func newSessionCmd() *cobra.Command {
 					Session  session.Header    `json:"session"`
 					Events   []session.Event   `json:"events"`
 					Children []session.Summary `json:"children"`
-				}{h, nonNil(events), kids})
+					Jobs     []jobs.Info       `json:"jobs"`
+				}{h, nonNil(events), kids, append([]jobs.Info{}, list...)})
 			case "text", "":
 				if err := showText(c.OutOrStdout(), h, events); err != nil {
 					return err
 				}
-				return showChildren(c.OutOrStdout(), kids)
+				if err := showChildren(c.OutOrStdout(), kids); err != nil {
+					return err
+				}
+				return showJobs(c.OutOrStdout(), list)
 			}
 			return fmt.Errorf("unknown output format %q: use text or json", output)
 		},

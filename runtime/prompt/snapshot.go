@@ -22,6 +22,11 @@ type Context struct {
 	// Plan is set while plan mode is on (runtime/plan): the model learns
 	// it at the next step boundary, and that it ended.
 	Plan bool
+	// Jobs are the session's running background jobs, one line each
+	// (id, command, start time: nothing that changes while a job runs,
+	// so the snapshot changes only when a job starts or ends). The
+	// "Pending jobs" section is left out when none runs.
+	Jobs []string
 }
 
 // Text renders the snapshot: a header line saying it supersedes earlier
@@ -39,6 +44,12 @@ func (c Context) Text() string {
 	}
 	if c.Plan {
 		lines = append(lines, "Plan mode: on (the workspace is read-only for every tool until the user approves your plan; explore, then call exit_plan_mode with it)")
+	}
+	if len(c.Jobs) > 0 {
+		lines = append(lines, "Pending jobs (running in the background; job_output reads their output, job_kill stops them):")
+		for _, j := range c.Jobs {
+			lines = append(lines, "- "+j)
+		}
 	}
 	if c.Date != "" {
 		lines = append(lines, "Date: "+c.Date)

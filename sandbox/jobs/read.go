@@ -205,3 +205,18 @@ func oneLine(s string, n int) string {
 	}
 	return s
 }
+
+// Tail returns the last n bytes of a job's output (for a person's view:
+// the model's reading position does not move).
+func (m *Manager) Tail(id string, n int64) (string, error) {
+	m.mu.Lock()
+	j, err := m.lookup(id)
+	m.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
+	if j.log == nil {
+		return "", nil
+	}
+	return j.log.tail(n), nil
+}

@@ -37,6 +37,7 @@ func init() {
 		{name: "cost", help: "tokens and cost of this session", whileRunning: true, run: (*Model).cmdCost},
 		{name: "plan", args: "[on|off]", help: "plan mode: tools are read-only until you approve the agent's plan (toggles)", whileRunning: true, run: (*Model).cmdPlan},
 		{name: "goal", args: "[TEXT]", help: "show the goal, set one (its rounds run until done), or pause|resume|done", run: (*Model).cmdGoal},
+		{name: "jobs", args: "[ID]", help: "list background jobs; /jobs ID shows one's output, /jobs kill ID stops it", whileRunning: true, run: (*Model).cmdJobs},
 		{name: "init", help: "ask the agent to write AGENTS.md (project instructions) for this workspace", run: (*Model).cmdInit},
 		{name: "exit", help: "leave (the session is saved; the resume command is printed)", whileRunning: true, run: func(m *Model, _ string) tea.Cmd { return m.exit() }},
 	}

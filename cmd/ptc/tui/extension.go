@@ -14,6 +14,7 @@ type extState struct {
 	goal     string // the active goal, with its round
 	goalObj  string
 	children map[string]bool // running child sessions by id
+	jobs     map[string]bool // running background jobs by id (jobs.go)
 }
 
 // extension folds the events of plan mode, goals and subagents; others
@@ -68,6 +69,8 @@ func (t *transcript) extension(ev session.Event) {
 		}
 		delete(t.ext.children, d.Child)
 		t.notice(toneInfo, "subagent "+termsafe.Line(d.Child)+" "+termsafe.Line(d.Status))
+	case session.TypeJobStart, session.TypeJobEnd:
+		t.jobEvent(ev)
 	}
 }
 

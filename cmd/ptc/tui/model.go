@@ -206,6 +206,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.tr.notice(toneError, "the turn could not run: "+msg.err.Error())
 		}
 		cmds = append(cmds, m.next(msg.out))
+	case jobKilledMsg:
+		m.busy = ""
+		m.jobKilled(msg)
 	case compactedMsg:
 		m.busy, m.cancelling = "", false
 		switch {

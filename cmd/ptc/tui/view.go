@@ -90,6 +90,9 @@ func (m *Model) statusLine() string {
 	if n := len(m.tr.ext.children); n > 0 {
 		parts = append(parts, part{fmt.Sprintf("%d child session(s)", n), 1})
 	}
+	if n := len(m.tr.ext.jobs); n > 0 {
+		parts = append(parts, part{fmt.Sprintf("%d job(s) running", n), 1})
+	}
 	right := m.stateText()
 	join := func(level int) string {
 		var kept []string
