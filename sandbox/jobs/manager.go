@@ -87,6 +87,7 @@ type job struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed once Run returned and the end is recorded
 	killBy string        // why it is being killed ("" while nobody kills it)
+	reads  sync.Mutex    // one Read of the job at a time (each moves read)
 	read   int64         // bytes of output the model has read
 	line   int           // newlines in those bytes
 	seen   bool          // the model saw its end (no notice needed)

@@ -34,10 +34,15 @@ type Output struct {
 func (m *Manager) Read(ctx context.Context, id string, wait time.Duration, tailLines int) (Output, error) {
 	m.mu.Lock()
 	j, err := m.lookup(id)
+	m.mu.Unlock()
 	if err != nil {
-		m.mu.Unlock()
 		return Output{}, err
 	}
+	// Two reads at once (a program's Promise.all) would both start from
+	// the same offset and show the same output twice.
+	j.reads.Lock()
+	defer j.reads.Unlock()
+	m.mu.Lock()
 	log, from := j.log, j.read
 	m.mu.Unlock()
 	if log == nil {
