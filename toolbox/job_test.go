@@ -17,7 +17,7 @@ import (
 func jobRunner(t *testing.T, m *jobs.Manager, readOnly func() string) (func(name, args string) tools.Result, string) {
 	t.Helper()
 	ws := t.TempDir()
-	sb := NewSandbox(testHost(), SandboxConfig{Workspace: ws, Mode: sandbox.WorkspaceWrite, Approval: tools.PolicyNever, Jobs: m})
+	sb := NewSandbox(testHost(), SandboxConfig{Workspace: ws, Mode: sandbox.WorkspaceWrite, Jobs: m})
 	var all []tools.Tool
 	for _, name := range []string{"bash", JobListName, JobOutputName, JobKillName} {
 		tool, _ := sb.Tool(name)
@@ -28,7 +28,7 @@ func jobRunner(t *testing.T, m *jobs.Manager, readOnly func() string) (func(name
 		t.Fatal(err)
 	}
 	env := &tools.Env{SessionID: "s-" + t.Name(), Workspace: ws, SpillDir: t.TempDir(), ReadOnly: readOnly}
-	r := tools.NewRunner(reg, tools.RunnerConfig{Policy: tools.PolicyNever, Env: env})
+	r := tools.NewRunner(reg, tools.RunnerConfig{Approvals: tools.NewApprovals(tools.PolicyNever), Env: env})
 	return func(name, args string) tools.Result {
 		return r.Dispatch(context.Background(), tools.Call{ID: "c", Name: name, Raw: args})
 	}, ws
