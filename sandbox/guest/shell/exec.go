@@ -177,8 +177,8 @@ func (c *cmd) open(name string) (io.ReadCloser, error) {
 	if name == "-" {
 		return io.NopCloser(c.stdin), nil
 	}
-	if isDevNull(c.path(name)) {
-		return devNull{}, nil
+	if d, ok := openDevice(c.path(name)); ok {
+		return d, nil
 	}
 	if r, ok := c.devReader(name); ok {
 		if r == nil {
@@ -252,7 +252,7 @@ func (c *cmd) forEachInput(names []string, f func(name string, r io.Reader) erro
 	var buf []byte
 	for _, n := range names {
 		var err error
-		if _, dev := c.devReader(n); n == "-" || dev || isDevNull(c.path(n)) {
+		if _, dev := c.devReader(n); n == "-" || dev || isDevice(c.path(n)) {
 			rc, _ := c.open(n)
 			err = f(n, rc)
 		} else {
@@ -294,9 +294,10 @@ func (c *cmd) eachFile(n string, buf []byte, f func(name string, r io.Reader) er
 func (c *cmd) openWrite(name string, flag int) (io.WriteCloser, error) {
 	p := c.path(name)
 	var w io.Writer
+	if d, ok := openDevice(p); ok {
+		return d, nil
+	}
 	switch {
-	case isDevNull(p):
-		return devNull{}, nil
 	case p == "/dev/stdout" || p == "/dev/fd/1":
 		w = c.stdout
 	case p == "/dev/stderr" || p == "/dev/fd/2":

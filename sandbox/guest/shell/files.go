@@ -24,12 +24,12 @@ var fileCommands = map[string]builtinFunc{
 	"pwd":      pwd,
 }
 
-// openWrite opens p for writing, truncating unless appending. /dev/null
-// is served in memory: the guest has no /dev, and writes to it must never
-// reach a real file.
+// openWrite opens p for writing, truncating unless appending. The
+// devices are served in memory (devices.go): the guest has no /dev, and
+// writes to them must never reach a real file.
 func openWrite(p string, appending bool) (io.WriteCloser, error) {
-	if isDevNull(p) {
-		return devNull{}, nil
+	if d, ok := openDevice(p); ok {
+		return d, nil
 	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if appending {

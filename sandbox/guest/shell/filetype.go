@@ -46,8 +46,8 @@ func fileCmd(c *cmd, args []string) int {
 
 func (c *cmd) describe(n string, follow bool) string {
 	p := c.path(n)
-	if isDevNull(p) {
-		return "character special (1/3)"
+	if d, ok := openDevice(p); ok {
+		return fmt.Sprintf("character special (%d/%d)", d.major, d.minor)
 	}
 	stat := os.Lstat
 	if follow {

@@ -129,8 +129,8 @@ func pathScript(name, pathVar, dir string) string {
 // is served here: reads see EOF, writes vanish. Scripts redirect to it
 // constantly (2>/dev/null).
 func openHandler(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-	if isDevNull(path) {
-		return devNull{}, nil
+	if d, ok := openDevice(path); ok {
+		return d, nil
 	}
 	f, err := defaultOpen(ctx, path, flag, perm)
 	var pe *os.PathError
@@ -142,14 +142,6 @@ func openHandler(ctx context.Context, path string, flag int, perm os.FileMode) (
 
 var defaultOpen = interp.DefaultOpenHandler()
 
-func isDevNull(path string) bool { return filepath.Clean(path) == "/dev/null" }
-
-// devNull is /dev/null.
-type devNull struct{}
-
-func (devNull) Read([]byte) (int, error)    { return 0, io.EOF }
-func (devNull) Write(p []byte) (int, error) { return len(p), nil }
-func (devNull) Close() error                { return nil }
 
 // Run parses and runs command with the given standard streams and returns
 // its exit status. A syntax error is reported on stderr with status 2, as a

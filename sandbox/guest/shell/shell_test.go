@@ -258,12 +258,39 @@ func TestPathsOutsideEveryMountAreNamedAsSuch(t *testing.T) {
 	}
 }
 
-func TestWritesToDevNullNeverReachAFile(t *testing.T) {
-	w, err := openWrite("/dev/null", false)
-	if err != nil {
-		t.Fatal(err)
+func TestWritesToDevicesNeverReachAFile(t *testing.T) {
+	for p := range devices {
+		w, err := openWrite(p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := w.(device); !ok {
+			t.Fatalf("openWrite(%s) = %T, want the in-memory device", p, w)
+		}
 	}
-	if _, ok := w.(devNull); !ok {
-		t.Fatalf("openWrite(/dev/null) = %T, want the in-memory devNull", w)
+}
+
+func TestDevicesServeBuiltinsAndRedirections(t *testing.T) {
+	tests := []struct{ name, command, want string }{
+		{"head reads /dev/zero as an operand", "head -c 1000 /dev/zero | wc -c", "1000\n"},
+		{"a redirection reads /dev/zero", "head -c 5 < /dev/zero | od -An -tx1", " 00 00 00 00 00\n"},
+		{"/dev/urandom gives the bytes asked for", "head -c 4096 /dev/urandom | wc -c", "4096\n"},
+		{"/dev/random is random too", "a=$(head -c 16 /dev/random | od -An -tx1); b=$(head -c 16 /dev/random | od -An -tx1); [ \"$a\" != \"$b\" ] && echo differ", "differ\n"},
+		{"cat of /dev/null is empty", "cat /dev/null | wc -c", "0\n"},
+		{"writes to /dev/zero are discarded", "echo x > /dev/zero && echo ok", "ok\n"},
+		{"/dev/full reads as zeros", "head -c 3 /dev/full | wc -c", "3\n"},
+		{"file names the device", "file /dev/zero", "/dev/zero: character special (1/5)\n"},
+		{"/dev/stdin is the command's input", "echo in | cat /dev/stdin", "in\n"},
+		{"/dev/fd/0 too", "echo in | cat /dev/fd/0", "in\n"},
+		{"/dev/stderr is the command's stderr", "{ echo err > /dev/stderr; } 2>&1", "err\n"},
+		{"/dev/fd/3 is a descriptor the shell opened", "exec 3<<<three; cat /dev/fd/3", "three\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := run(t, t.TempDir(), tt.command, "")
+			if out != tt.want {
+				t.Errorf("%s: got %d %q (stderr %q), want %q", tt.command, code, out, errs, tt.want)
+			}
+		})
 	}
 }
