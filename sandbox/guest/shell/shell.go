@@ -142,7 +142,6 @@ func openHandler(ctx context.Context, path string, flag int, perm os.FileMode) (
 
 var defaultOpen = interp.DefaultOpenHandler()
 
-
 // Run parses and runs command with the given standard streams and returns
 // its exit status. A syntax error is reported on stderr with status 2, as a
 // shell would. The returned error is non-nil only when the interpreter
