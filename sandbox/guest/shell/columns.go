@@ -167,7 +167,8 @@ func cut(c *cmd, args []string) int {
 	return st
 }
 
-// trSet expands a tr set: ranges a-z, escapes \n \t \\, and the classes
+// trSet expands a tr set: ranges a-z, escapes \n \t \\ and octal \NNN
+// (\0 is NUL, as GNU tr reads it), and the classes
 // [:upper:] [:lower:] [:digit:] [:space:] [:alpha:] [:alnum:].
 func trSet(s string) []rune {
 	classes := map[string]string{
@@ -191,6 +192,21 @@ func trSet(s string) []rune {
 				r = '\t'
 			case 'r':
 				r = '\r'
+			case 'a':
+				r = '\a'
+			case 'b':
+				r = '\b'
+			case 'f':
+				r = '\f'
+			case 'v':
+				r = '\v'
+			case '0', '1', '2', '3', '4', '5', '6', '7':
+				r = 0
+				for n := 0; n < 3 && i < len(rs) && rs[i] >= '0' && rs[i] <= '7'; n++ {
+					r = r*8 + rs[i] - '0'
+					i++
+				}
+				i--
 			default:
 				r = rs[i]
 			}

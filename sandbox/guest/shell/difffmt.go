@@ -221,10 +221,11 @@ func (d *diffRun) dirs(a, b string) int {
 
 // isStream reports whether an operand names a stream rather than a file:
 // "-", /dev/stdin or a descriptor such as the /dev/fd/63 that <(cmd)
-// expands to. Such operands are read through cmd.open, never stat'ed.
+// expands to, or a served device (devices.go). Such operands are read
+// through cmd.open, never stat'ed.
 func isStream(c *cmd, name string) bool {
 	p := c.path(name)
-	return name == "-" || p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/")
+	return name == "-" || p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || isDevice(p)
 }
 
 // read returns a file's text ("" for a missing one under -N) and the
