@@ -44,6 +44,10 @@ const NotFoundMessage = "command not found in the sandbox (only builtin commands
 func execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := interp.HandlerCtx(ctx)
+		if msg := argLimit(args, 0); msg != "" {
+			fmt.Fprintln(hc.Stderr, msg)
+			return interp.ExitStatus(126) // bash's status when execve says E2BIG
+		}
 		c := &cmd{ctx: ctx, name: args[0], dir: hc.Dir, stdin: hc.Stdin, stdout: hc.Stdout, stderr: hc.Stderr, hc: hc}
 		if c.stdin == nil {
 			c.stdin = strings.NewReader("")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/expand"
 	"github.com/ptc-dev/ptc/sandbox/guest/internal/sh/interp"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -38,7 +39,24 @@ func runHost(ctx context.Context, hc interp.HandlerContext, args []string) (st i
 	if _, err := Host.Lookup(args[0]); err != nil {
 		return 0, false, err
 	}
+	if msg := argLimit(args, envBytes(hc.Env)); msg != "" {
+		fmt.Fprintln(hc.Stderr, msg)
+		return 126, true, nil
+	}
 	return Host.Run(ctx, args, stdinIsOwn(running, hc.Pos)), true, nil
+}
+
+// envBytes is what the exported environment adds to a host program's
+// arguments: each K=V with its NUL, as execve counts it.
+func envBytes(env expand.Environ) int {
+	n := 0
+	env.Each(func(name string, vr expand.Variable) bool {
+		if vr.Exported && vr.IsSet() {
+			n += len(name) + 1 + len(vr.String()) + 1
+		}
+		return true
+	})
+	return n
 }
 
 // notFoundText is the 127 message for a command no one runs: the reason
