@@ -316,6 +316,9 @@ func TestTheGuestSeesOnlyAllowlistedEnvironment(t *testing.T) {
 	got := probeRun(t, h, ws, WorkspaceWrite, "env")
 	vars := strings.Fields(strings.TrimPrefix(got[0], "ENV "))
 	allowed := baseEnv(ws, ws)
+	for k, v := range guestRuntimeEnv {
+		allowed[k] = v
+	}
 	for _, kv := range vars {
 		k, _, _ := strings.Cut(kv, "=")
 		if _, ok := allowed[k]; !ok {

@@ -136,6 +136,19 @@ func baseEnv(workspace, cwd string) map[string]string {
 	}
 }
 
+// guestRuntimeEnv configures the guest's Go runtime through its WASI
+// environment, which the runtime reads when the module starts (the
+// shell's own variables come with each request, so scripts never see
+// these). gcstoptheworld=1: on wasip1 the background mark worker runs only
+// when the one goroutine blocks, and a loop of builtins never blocks, so
+// with the GC CPU limiter turning assists off a concurrent collection
+// never finished and the heap grew to the memory cap (RATIONALE, "The
+// guest's collector stops the world"). GOTRACEBACK=none: when the guest
+// runs out of memory the runtime prints two lines, not every goroutine's
+// stack with its addresses; the host replaces those with one sentence
+// (Host.outOfMemory).
+var guestRuntimeEnv = map[string]string{"GODEBUG": "gcstoptheworld=1", "GOTRACEBACK": "none"}
+
 // readOnlyDirs are the directories mounted read-only for key beside the
 // workspace and /tmp: Config.ReadOnlyDirs and the session's spill, less
 // those the workspace or /tmp already hold.
@@ -201,6 +214,9 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 		WithNanosleep(in.sleep).
 		WithRandSource(crand.Reader)
 	for k, v := range baseEnv(key.ws, key.ws) {
+		mc = mc.WithEnv(k, v)
+	}
+	for k, v := range guestRuntimeEnv {
 		mc = mc.WithEnv(k, v)
 	}
 	in.mod, err = h.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, mmapAllocator), h.compiled, mc)

@@ -22,7 +22,27 @@ const (
 	ExitStopped     = 125 // output limit reached or the context was cancelled
 	ExitOutOfMemory = 137 // the guest exhausted its memory limit
 	ExitCrashed     = 134 // the guest trapped (a bug in the sandbox shell), as SIGABRT would
+	ExitTooLong     = 126 // the command's text or stdin is past MaxCommandBytes (bash's E2BIG status)
 )
+
+// MaxCommandBytes caps a request's command text and its stdin, each: a
+// script is parsed whole in the guest's 256 MiB, so a larger one would
+// end in an out-of-memory stop after the parse had eaten the budget; this
+// refuses it first, with one sentence. 4 MiB holds any script an agent
+// writes, here-documents of large files included.
+const MaxCommandBytes = 4 << 20
+
+// tooLong is the Outcome of a request past MaxCommandBytes, or nil.
+func tooLong(req proto.Request) *Outcome {
+	what, n := "command", len(req.Command)
+	if len(req.Stdin) > n {
+		what, n = "standard input", len(req.Stdin)
+	}
+	if n <= MaxCommandBytes {
+		return nil
+	}
+	return &Outcome{ExitCode: ExitTooLong, Note: fmt.Sprintf("the %s is %d bytes, past the sandbox's limit of %d (4 MiB); it was not run", what, n, MaxCommandBytes)}
+}
 
 // Outcome is what one command produced. A command that failed, timed out
 // or was cut off is still an Outcome; only broken plumbing is an error.
@@ -127,6 +147,9 @@ type callOptions struct {
 }
 
 func (h *Host) call(ctx context.Context, in *instance, key poolKey, opts callOptions, req proto.Request) (Outcome, error) {
+	if o := tooLong(req); o != nil {
+		return *o, nil
+	}
 	if req.Cwd == "" {
 		req.Cwd = key.ws
 	}
@@ -223,9 +246,29 @@ func (h *Host) settle(ctx context.Context, o Outcome, res []uint64, callErr erro
 }
 
 func (h *Host) outOfMemory(o Outcome) Outcome {
+	o.Stderr = cutRuntimeText(o.Stderr)
 	o.ExitCode = ExitOutOfMemory
 	o.Note = fmt.Sprintf("the command ran out of memory (limit %d MiB) and was stopped", h.cfg.MemoryLimitPages/16)
 	return o
+}
+
+// runtimeOOM are the lines the guest's Go runtime prints when an
+// allocation fails at the memory cap.
+var runtimeOOM = [][]byte{[]byte("runtime: out of memory"), []byte("fatal error: out of memory")}
+
+// cutRuntimeText drops what the guest's runtime printed when it ran out
+// of memory (its last such lines and everything after them), keeping what
+// the command printed before: the Note says what happened, in one
+// sentence, and the runtime's text names internals (goroutines, runtime
+// functions, addresses) that mean nothing to the model or the user.
+func cutRuntimeText(stderr []byte) []byte {
+	cut := len(stderr)
+	for _, m := range runtimeOOM {
+		if i := bytes.LastIndex(stderr, m); i >= 0 && (i == 0 || stderr[i-1] == '\n') {
+			cut = min(cut, i)
+		}
+	}
+	return stderr[:cut]
 }
 
 func (h *Host) limitNote() string {
