@@ -30,7 +30,6 @@ func uniq(c *cmd, args []string) int {
 			}
 		}
 	}
-	lines, st := c.readLines(o.args[:min(len(o.args), 1)])
 	// key is the part of a line uniq compares: after -f fields (blanks then
 	// non-blanks each) and -s characters, at most -w characters.
 	key := func(l string) string {
@@ -56,23 +55,32 @@ func uniq(c *cmd, args []string) int {
 		}
 		return a == b
 	}
-	for i := 0; i < len(lines); {
-		j := i + 1
-		for j < len(lines) && same(lines[i], lines[j]) {
-			j++
-		}
-		n := j - i
-		if (o.has("d") && n < 2) || (o.has("u") && n > 1) {
-			i = j
-			continue
+	// One group at a time: the first line of the run of equal lines
+	// and how many there were, so input of any size streams through.
+	var group string
+	n := 0
+	flush := func() {
+		if n == 0 || (o.has("d") && n < 2) || (o.has("u") && n > 1) {
+			return
 		}
 		if o.has("c") {
-			fmt.Fprintf(c.stdout, "%7d %s\n", n, lines[i])
+			fmt.Fprintf(c.stdout, "%7d %s\n", n, group)
 		} else {
-			fmt.Fprintln(c.stdout, lines[i])
+			fmt.Fprintln(c.stdout, group)
 		}
-		i = j
 	}
+	st := c.forEachInput(o.args[:min(len(o.args), 1)], func(_ string, r io.Reader) error {
+		return eachLine(r, func(l string, _ bool) error {
+			if n > 0 && same(group, l) {
+				n++
+				return nil
+			}
+			flush()
+			group, n = l, 1
+			return nil
+		})
+	})
+	flush()
 	return st
 }
 
@@ -138,32 +146,34 @@ func cut(c *cmd, args []string) int {
 		outDelim = o.val("output-delimiter")
 	}
 	keep := func(n int) bool { return inRanges(ranges, n) != o.has("complement") }
-	lines, st := c.readLines(o.args)
-	for _, l := range lines {
-		var out []string
-		if chars {
-			var b strings.Builder
-			for i, r := range []rune(l) {
+	st := c.forEachInput(o.args, func(_ string, r io.Reader) error {
+		return eachLine(r, func(l string, _ bool) error {
+			var out []string
+			if chars {
+				var b strings.Builder
+				for i, r := range []rune(l) {
+					if keep(i + 1) {
+						b.WriteRune(r)
+					}
+				}
+				fmt.Fprintln(c.stdout, b.String())
+				return nil
+			}
+			if !strings.Contains(l, delim) {
+				if !o.has("s") {
+					fmt.Fprintln(c.stdout, l)
+				}
+				return nil
+			}
+			for i, f := range strings.Split(l, delim) {
 				if keep(i + 1) {
-					b.WriteRune(r)
+					out = append(out, f)
 				}
 			}
-			fmt.Fprintln(c.stdout, b.String())
-			continue
-		}
-		if !strings.Contains(l, delim) {
-			if !o.has("s") {
-				fmt.Fprintln(c.stdout, l)
-			}
-			continue
-		}
-		for i, f := range strings.Split(l, delim) {
-			if keep(i + 1) {
-				out = append(out, f)
-			}
-		}
-		fmt.Fprintln(c.stdout, strings.Join(out, outDelim))
-	}
+			fmt.Fprintln(c.stdout, strings.Join(out, outDelim))
+			return nil
+		})
+	})
 	return st
 }
 

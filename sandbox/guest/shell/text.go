@@ -2,7 +2,6 @@ package shell
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -193,126 +192,6 @@ func head(c *cmd, args []string) int {
 		_, err := io.WriteString(c.stdout, strings.Join(lines, ""))
 		return err
 	})
-}
-
-func tail(c *cmd, args []string) int {
-	o, err := flagSpec{short: "n:c:qvfF", numeric: "n", permute: true, long: headLong}.parse(args)
-	if err != nil {
-		return c.usage(err)
-	}
-	n, fromStart, ok := countArg(c, o, 10)
-	if !ok {
-		return 1
-	}
-	multi := (len(o.args) > 1 || o.has("v")) && !o.has("q")
-	first := true
-	return c.forEachInput(o.args, func(name string, r io.Reader) error {
-		if multi {
-			if !first {
-				fmt.Fprintln(c.stdout)
-			}
-			fmt.Fprintf(c.stdout, "==> %s <==\n", name)
-		}
-		first = false
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return err
-		}
-		if v := o.val("c"); v != "" {
-			k, _ := strconv.Atoi(v)
-			k = min(k, len(data))
-			_, err := c.stdout.Write(data[len(data)-k:])
-			return err
-		}
-		lines := strings.SplitAfter(string(data), "\n")
-		if len(lines) > 0 && lines[len(lines)-1] == "" {
-			lines = lines[:len(lines)-1]
-		}
-		var sel []string
-		if fromStart {
-			sel = lines[min(max(n-1, 0), len(lines)):]
-		} else {
-			sel = lines[max(len(lines)-n, 0):]
-		}
-		_, err = io.WriteString(c.stdout, strings.Join(sel, ""))
-		return err
-	})
-}
-
-func wc(c *cmd, args []string) int {
-	o, err := flagSpec{short: "lwcmL", permute: true, long: map[string]string{"lines": "l", "words": "w", "bytes": "c", "chars": "m", "max-line-length": "L"}}.parse(args)
-	if err != nil {
-		return c.usage(err)
-	}
-	show := []string{}
-	for _, f := range []string{"l", "w", "m", "c", "L"} {
-		if o.has(f) {
-			show = append(show, f)
-		}
-	}
-	if len(show) == 0 {
-		show = []string{"l", "w", "c"}
-	}
-	type counts map[string]int
-	var rows []counts
-	var names []string
-	total := counts{}
-	st := c.forEachInput(o.args, func(name string, r io.Reader) error {
-		data, err := io.ReadAll(r)
-		if err != nil {
-			return err
-		}
-		k := counts{
-			"l": bytes.Count(data, []byte("\n")),
-			"w": len(strings.Fields(string(data))),
-			"c": len(data),
-			"m": len([]rune(string(data))),
-			"L": maxLineWidth(data),
-		}
-		for key, v := range k {
-			if key == "L" {
-				total[key] = max(total[key], v)
-				continue
-			}
-			total[key] += v
-		}
-		rows = append(rows, k)
-		names = append(names, name)
-		return nil
-	})
-	if len(o.args) > 1 {
-		rows = append(rows, total)
-		names = append(names, "total")
-	}
-	width := c.wcWidth(o.args, len(show))
-	for i, r := range rows {
-		parts := make([]string, 0, len(show)+1)
-		for _, f := range show {
-			parts = append(parts, fmt.Sprintf("%*d", width, r[f]))
-		}
-		if len(o.args) > 0 {
-			parts = append(parts, names[i])
-		}
-		fmt.Fprintln(c.stdout, strings.Join(parts, " "))
-	}
-	return st
-}
-
-// maxLineWidth is wc -L: the widest line in columns, tabs to multiples
-// of 8.
-func maxLineWidth(data []byte) int {
-	widest, col := 0, 0
-	for _, r := range string(data) {
-		switch r {
-		case '\n', '\r', '\f':
-			widest, col = max(widest, col), 0
-		case '\t':
-			col += 8 - col%8
-		default:
-			col++
-		}
-	}
-	return max(widest, col)
 }
 
 // wcWidth is the column width GNU wc uses: wide enough for the total
