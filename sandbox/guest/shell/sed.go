@@ -80,6 +80,11 @@ func sed(c *cmd, args []string) int {
 				break
 			}
 		}
+	} else if len(files) <= 1 {
+		st = c.forEachInput(files, func(_ string, in io.Reader) error {
+			r.runReader(in)
+			return nil
+		})
 	} else {
 		var all string
 		all, st = c.readText(files)
@@ -150,42 +155,47 @@ type sedRun struct {
 	resolve func(string) string // nil: r and w do nothing
 	wfiles  map[string]io.WriteCloser
 
-	lines   []string
-	noEOL   bool // the last line had no separator
-	next    int  // index of the next line to read
+	src     *sedLines
 	ps      string
 	hold    string
 	appendQ strings.Builder
 	subst   bool // a substitution succeeded since the last line read or t
 	lastRe  *regexp.Regexp
 	quit    bool
+	quitEOL bool // q stopped the script: a missing final newline is added
 	exit    int
 }
 
-func (r *sedRun) run(input string) {
+func (r *sedRun) run(input string) { r.runReader(strings.NewReader(input)) }
+
+// runReader runs the script over the lines of in as they come: sed keeps
+// the pattern and hold spaces and one line of look-ahead (for $), not its
+// input.
+func (r *sedRun) runReader(in io.Reader) {
 	if r.sep == "" {
 		r.sep = "\n"
 	}
 	for _, c := range r.prog.cmds {
 		c.inRange = false
 	}
-	r.lines, r.next, r.pending = nil, 0, false
-	if input == "" {
-		return
-	}
-	r.noEOL = !strings.HasSuffix(input, r.sep)
-	r.lines = strings.Split(strings.TrimSuffix(input, r.sep), r.sep)
-	for r.next < len(r.lines) && !r.quit {
-		r.ps = r.lines[r.next]
-		r.next++
+	r.pending = false
+	r.src = &sedLines{br: bufio.NewReaderSize(in, 64<<10), sep: r.sep[0]}
+	for r.src.more() && !r.quit {
+		r.ps = r.src.next()
 		r.subst = false
 		r.cycle()
 	}
+	if r.quitEOL && r.pending {
+		// GNU sed ends a last line that lacked its newline when q stops
+		// it (printf 'a\nb' | sed 2q prints "a\nb\n"; Q does not).
+		r.w.WriteString(r.sep)
+		r.pending = false
+	}
 }
 
-func (r *sedRun) lineNo() int { return r.next }
+func (r *sedRun) lineNo() int { return r.src.n }
 
-func (r *sedRun) atLast() bool { return r.next >= len(r.lines) }
+func (r *sedRun) atLast() bool { return !r.src.more() }
 
 // out writes s, first ending a line written without its separator.
 func (r *sedRun) out(s string) {
@@ -200,7 +210,7 @@ func (r *sedRun) out(s string) {
 // keeps out when it had none (unless more output follows).
 func (r *sedRun) emit(text string) {
 	r.out(text)
-	if r.noEOL && r.atLast() {
+	if r.src.noEOL && r.atLast() {
 		r.pending = true
 		return
 	}
@@ -270,23 +280,21 @@ func (r *sedRun) cycle() {
 				r.emit(r.ps)
 			}
 			r.flushAppend()
-			r.ps = r.lines[r.next]
-			r.next++
+			r.ps = r.src.next()
 		case 'N':
 			if r.atLast() {
 				r.quit, pc = true, len(cmds)
 				continue
 			}
 			r.flushAppend()
-			r.ps += "\n" + r.lines[r.next]
-			r.next++
+			r.ps += "\n" + r.src.next()
 		case 'p':
 			r.emit(r.ps)
 		case 'P':
 			first, _, _ := strings.Cut(r.ps, "\n")
 			r.out(first + "\n")
 		case 'q':
-			r.quit, r.exit, pc = true, c.exit, len(cmds)
+			r.quit, r.quitEOL, r.exit, pc = true, true, c.exit, len(cmds)
 		case 'Q':
 			r.quit, r.exit, autoprint, pc = true, c.exit, false, len(cmds)
 		case 'r':

@@ -12,7 +12,7 @@ import (
 )
 
 // TestStreamingBuiltinsMatchGNU runs the builtins that stream their input
-// (wc, tail, uniq, cut) and the host's GNU tools over the same inputs, both
+// (wc, tail, uniq, cut, sed) and the host's GNU tools over the same inputs, both
 // as files (a large one is streamed from disk, a small one read whole) and
 // through a pipe, and compares the outputs byte for byte (not cut -c:
 // GNU cut counts bytes there, the builtin characters, as POSIX says). The inputs put
@@ -47,6 +47,7 @@ func TestStreamingBuiltinsMatchGNU(t *testing.T) {
 		"wc F", "wc -l F", "wc -c F", "wc -m F", "wc -w F", "wc -L F", "wc -lwmc F",
 		"tail F", "tail -n 3 F", "tail -n 1 F", "tail -n 0 F", "tail -n +4 F", "tail -c 100 F", "tail -n 100000 F",
 		"uniq F", "uniq -c F", "uniq -d F", "uniq -u F",
+		"sed 's/x/Y/g' F", "sed -n '$p' F", "sed 2q F", "sed 'N;P;D' F", "sed '$!d' F", "sed -n '/dup/=' F", "sed '1~3d' F",
 		"cut -f 2 F", "cut -d ' ' -f 1,3 F", "cut -s -d ' ' -f 2 F",
 	}
 	for _, command := range commands {
