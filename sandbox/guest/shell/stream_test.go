@@ -71,3 +71,28 @@ func TestStreamingBuiltinsMatchGNU(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLeavesTheRestForTheNextReader: read takes a block of a file at a
+// time and seeks back over what it did not use, so the commands after it
+// (or between its calls) read on from the end of its line.
+func TestReadLeavesTheRestForTheNextReader(t *testing.T) {
+	tests := []struct{ name, command, want string }{
+		{"cat after one read", "{ read x; cat; } < f", "two\nthree é\nfour\n"},
+		{"reads in turn", "while read x; do echo \"<$x>\"; read y; echo \"[$y]\"; done < f", "<one>\n[two]\n<three é>\n[four]\n"},
+		{"a loop's body reads on", "while read x; do echo \"<$x>\"; cat; done < f", "<one>\ntwo\nthree é\nfour\n"},
+		{"read -n", "{ read -n 2 x; echo \"$x\"; cat; } < f", "on\ne\ntwo\nthree é\nfour\n"},
+		{"read -d", "{ read -d e x; echo \"$x\"; read y; echo \"$y\"; } < f", "on\n\n"},
+		{"a long line past the block", "{ read x; echo ${#x}; cat; } < long", "10000\nend\n"},
+		{"a pipe still reads a byte at a time", "cat f | { read x; cat; }", "two\nthree é\nfour\n"},
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f"), []byte("one\ntwo\nthree é\nfour\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "long"), []byte(strings.Repeat("x", 10000)+"\nend\n"), 0o644)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, got, errs := run(t, dir, tt.command, ""); got != tt.want {
+				t.Errorf("%s: got %q (stderr %q), want %q", tt.command, got, errs, tt.want)
+			}
+		})
+	}
+}

@@ -27,8 +27,11 @@ import (
 
 // ptcRunner is ptc's state in a Runner.
 type ptcRunner struct {
-	fds   map[int]fdObj // descriptors 3 and up
-	procs []*procSubst  // process substitutions of the command being expanded
+	fds map[int]fdObj // descriptors 3 and up
+	// seekable and readBuf serve read's read-ahead (ptc_readahead.go).
+	seekable map[*os.File]bool
+	readBuf  []byte
+	procs    []*procSubst // process substitutions of the command being expanded
 	// funcDepth bounds function recursion (ptc_limits.go).
 	funcDepth int
 	// traceErr is where set -x writes: the shell's stderr before the

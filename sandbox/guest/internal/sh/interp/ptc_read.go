@@ -61,7 +61,18 @@ func (r *Runner) ptcRead(ctx context.Context, args []string) exitStatus {
 	if o.hasTimout && o.timeout == 0 {
 		return exit // input is "available": nothing is read
 	}
+	var ahead *readAhead
+	if !o.hasTimout {
+		if a, ok := r.readAheadOf(in); ok {
+			in, ahead = a, a
+		}
+	}
 	chars, status, err := r.readInput(ctx, in, o)
+	if ahead != nil {
+		if gerr := ahead.giveBack(); err == nil {
+			err = gerr
+		}
+	}
 	if err != nil {
 		r.errf("read: read error: %d: %v\n", o.fd, err)
 	}
