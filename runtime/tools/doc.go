@@ -13,8 +13,9 @@
 //	   ├─ lookup ........ not visible → UNKNOWN_TOOL (closest names; under
 //	   │                  presentation ptc a hint to use run_code), before
 //	   │                  any hook or approval runs
-//	   ├─ parse + validate input schema → INVALID_ARGS (every violation
-//	   │                  with its JSON pointer, one line)
+//	   ├─ parse + validate input schema → INVALID_ARGS (past MaxArgBytes
+//	   │                  before parsing; every violation with its JSON
+//	   │                  pointer, one line)
 //	   ├─ admit ......... one Need for the session's Approvals (below):
 //	   │                  read-only (Env.ReadOnly and the tool Writes these
 //	   │                  arguments) → refused; a pre-execute hook's deny →

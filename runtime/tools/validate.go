@@ -21,6 +21,14 @@ const (
 	maxViolationLength = 200
 )
 
+// MaxArgBytes caps one call's arguments (their JSON text). Past it the
+// call is refused with INVALID_ARGS before anything is parsed, approved or
+// run: a 100 MB argument otherwise travelled through validation, the
+// event log, the sandbox's request and the guest's memory before failing
+// somewhere with an unreadable error. 8 MiB holds any file an agent
+// writes in one call.
+const MaxArgBytes = 8 << 20
+
 // compileSchema compiles one schema document of a tool. Remote and file
 // references are refused: a tool schema must be self-contained.
 func compileSchema(tool, which string, doc json.RawMessage) (*jsonschema.Schema, error) {
@@ -73,6 +81,9 @@ func decodeJSON(b []byte) (any, error) {
 // parseArgs turns the raw argument string into a JSON object: empty means
 // {}; anything that is not one JSON object is an INVALID_ARGS failure.
 func parseArgs(name string, raw []byte) (json.RawMessage, any, *Error) {
+	if len(raw) > MaxArgBytes {
+		return nil, nil, Errorf(CodeInvalidArgs, "invalid arguments for %s: %d bytes of arguments, past the limit of %d (8 MiB); send less per call, or write the data to a file first", name, len(raw), MaxArgBytes)
+	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return json.RawMessage("{}"), map[string]any{}, nil

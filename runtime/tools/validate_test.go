@@ -30,6 +30,8 @@ func TestArgumentValidation(t *testing.T) {
 			[]string{"/file_path: expected string, got array", "/limit: must be >= 1"}},
 		{"deep nesting is refused without a crash", `{"file_path":"a","n":` + deep + `}`, CodeInvalidArgs, nil},
 		{"a huge string is accepted", `{"file_path":"` + strings.Repeat("x", 1<<20) + `"}`, "", []string{"contents of xxx"}},
+		{"arguments past MaxArgBytes are refused before they are parsed or run", `{"file_path":"` + strings.Repeat("x", MaxArgBytes) + `"}`, CodeInvalidArgs,
+			[]string{"8388624 bytes of arguments, past the limit of 8388608 (8 MiB)"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
