@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	clipper "github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/ptc"
 	"github.com/ptc-dev/ptc/sandbox"
@@ -107,7 +108,7 @@ type execCall struct {
 
 // printExec prints the outcome with the cap the model sees: logs and
 // result within the visible budget, the rest saved under spill and
-// pointed to. Text output is made safe for a terminal.
+// pointed to; each call's arguments within its share of the budget. Text output is made safe for a terminal.
 func printExec(w io.Writer, format string, o *ptc.Outcome, code, spill string) error {
 	limit := ptc.DefaultLimits.VisibleOutput
 	if format == "text" {
@@ -122,8 +123,12 @@ func printExec(w io.Writer, format string, o *ptc.Outcome, code, spill string) e
 	if f := o.Failure; f != nil {
 		j.Error = &execError{Kind: f.Kind, Message: f.Message, Line: f.Line}
 	}
+	// The calls' arguments share the visible budget too (a program that
+	// passed a 100 MB argument printed it whole): each gets its part of
+	// it, at least a KiB, cut on a character boundary.
+	each := max(limit/max(len(o.Calls), 1), 1<<10)
 	for _, c := range o.Calls {
-		j.Calls = append(j.Calls, execCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, IsError: c.IsError})
+		j.Calls = append(j.Calls, execCall{ID: c.ID, Name: c.Name, Arguments: clipper.String(c.Arguments, each), IsError: c.IsError})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
