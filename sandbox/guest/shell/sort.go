@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -434,32 +434,18 @@ func sortCmd(c *cmd, args []string) int {
 	if o.has("z") {
 		lineEnd = 0
 	}
-	data, st := c.readText(o.args)
-	if st != 0 && data == "" {
-		return 2
-	}
-	lines := strings.Split(data, string(lineEnd))
-	if len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
 	// Each line's keys are extracted and prepared once, not per comparison.
-	type rec struct {
-		line string
-		keys []sortVal
-	}
-	recs := make([]rec, len(lines))
-	for i, l := range lines {
-		recs[i].line = l
+	makeRec := func(l string) sortRec {
 		if len(keys) == 0 {
-			recs[i].keys = []sortVal{global.prepare(l)}
-			continue
+			return sortRec{line: l, keys: []sortVal{global.prepare(l)}}
 		}
-		recs[i].keys = make([]sortVal, len(keys))
+		r := sortRec{line: l, keys: make([]sortVal, len(keys))}
 		for j, k := range keys {
-			recs[i].keys[j] = k.order.prepare(k.extract(l, sep))
+			r.keys[j] = k.order.prepare(k.extract(l, sep))
 		}
+		return r
 	}
-	cmp := func(a, b rec) int {
+	cmp := func(a, b sortRec) int {
 		if len(keys) == 0 {
 			r := global.compareVals(a.keys[0], b.keys[0])
 			if global.reverse {
@@ -478,7 +464,7 @@ func sortCmd(c *cmd, args []string) int {
 		}
 		return 0
 	}
-	full := func(a, b rec) int {
+	full := func(a, b sortRec) int {
 		if r := cmp(a, b); r != 0 || o.has("s") || o.has("u") {
 			return r
 		}
@@ -489,16 +475,29 @@ func sortCmd(c *cmd, args []string) int {
 		}
 		return r
 	}
+	budget := sortBudget
+	if o.has("c") {
+		budget = math.MaxInt // -c looks at neighbours only, but keeps it simple
+	}
+	sm := &sortMerge{c: c, lineEnd: lineEnd, budget: budget, makeRec: makeRec, full: full, tmpDir: o.val("T")}
+	defer sm.cleanup()
+	st := c.forEachInput(o.args, sm.add)
+	if sm.err != nil {
+		return 2 // a run could not be written; forEachInput said why
+	}
+	if st != 0 && sm.empty() {
+		return 2
+	}
+	recs := sm.recs
 	if o.has("c") {
 		for i := 1; i < len(recs); i++ {
 			if r := full(recs[i-1], recs[i]); r > 0 || r == 0 && o.has("u") {
-				c.fail("%s:%d: disorder: %s", orDefault(strings.Join(o.args, ""), "-"), i+1, lines[i])
+				c.fail("%s:%d: disorder: %s", orDefault(strings.Join(o.args, ""), "-"), i+1, recs[i].line)
 				return 1
 			}
 		}
 		return 0
 	}
-	slices.SortStableFunc(recs, full)
 	dest := c.stdout
 	if f := o.val("o"); f != "" {
 		w, err := c.openWrite(f, os.O_TRUNC)
@@ -511,12 +510,19 @@ func sortCmd(c *cmd, args []string) int {
 	}
 	bw := bufio.NewWriter(dest)
 	defer bw.Flush()
-	for i, r := range recs {
-		if o.has("u") && i > 0 && cmp(recs[i-1], r) == 0 {
-			continue
+	var prev *sortRec
+	err = sm.each(func(r *sortRec) {
+		if o.has("u") && prev != nil && cmp(*prev, *r) == 0 {
+			return
 		}
 		bw.WriteString(r.line)
 		bw.WriteByte(lineEnd)
+		kept := *r
+		prev = &kept
+	})
+	if err != nil {
+		c.fail("%v", err)
+		return 2
 	}
 	if st != 0 {
 		return 2

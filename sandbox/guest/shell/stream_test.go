@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,4 +96,43 @@ func TestReadLeavesTheRestForTheNextReader(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSortMergesRunsPastItsBudget lowers sort's memory budget so its input
+// goes to disk in sorted runs, and compares the merged output with GNU
+// sort's for the orders agents use (ties, -u, -s, -r and keys included).
+func TestSortMergesRunsPastItsBudget(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		sharedtest.Unavailable(t, "bash and GNU sort: %v", err)
+	}
+	defer func(b int) { sortBudget = b }(sortBudget)
+	sortBudget = 16 << 10
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 8000 {
+		fmt.Fprintf(&b, "%d %s %d.%d k%d\n", (i*7919)%1000, fixtureWord(i), i%13, i%7, i%50)
+	}
+	b.WriteString("no newline 1")
+	os.WriteFile(filepath.Join(dir, "in"), []byte(b.String()), 0o644)
+	os.Mkdir(filepath.Join(dir, "tmp"), 0o755)
+	for _, command := range []string{"sort in", "sort -r in", "sort -n in", "sort -t' ' -k2,2 in", "sort -k3,3n -k1,1nr in",
+		"sort -u -k2,2 in", "sort -s -k2,2 in", "sort -u in | wc -l", "cat in | sort -k4 | tail -3"} {
+		t.Run(command, func(t *testing.T) {
+			gnu := exec.Command(bash, "-c", command)
+			gnu.Dir, gnu.Env = dir, []string{"LC_ALL=C", "PATH=/usr/bin:/bin"}
+			want, _ := gnu.Output()
+			_, got, errs := run(t, dir, "TMPDIR=tmp "+command, "")
+			if got != string(want) {
+				t.Errorf("got %.300q (stderr %q), GNU %.300q", got, errs, want)
+			}
+			if left, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(left) != 0 {
+				t.Errorf("%d runs left behind", len(left))
+			}
+		})
+	}
+}
+
+func fixtureWord(i int) string {
+	return []string{"alpha", "beta", "Gamma", "delta", "beta", "", "zeta"}[i%7]
 }

@@ -1,0 +1,196 @@
+package shell
+
+import (
+	"bufio"
+	"container/heap"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// sortBudget is how many bytes of lines sort holds in memory. Past it the
+// lines read so far are sorted and written to a temporary file (a run),
+// and the runs are merged at the end, so sort's memory stays bounded
+// whatever its input (GNU sort does the same past its buffer size).
+var sortBudget = 16 << 20
+
+// sortRec is a line and its prepared keys.
+type sortRec struct {
+	line string
+	keys []sortVal
+}
+
+// sortMerge gathers sort's input: in memory up to its budget, in sorted
+// runs on disk past it.
+type sortMerge struct {
+	c       *cmd
+	lineEnd byte
+	budget  int
+	makeRec func(string) sortRec
+	full    func(a, b sortRec) int
+	tmpDir  string
+
+	recs  []sortRec
+	bytes int
+	runs  []string // paths of the runs written so far
+	err   error
+}
+
+// add reads one input's lines (forEachInput's callback).
+func (m *sortMerge) add(_ string, r io.Reader) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadString(m.lineEnd)
+		if len(line) > 0 && line[len(line)-1] == m.lineEnd {
+			line = line[:len(line)-1]
+		} else if line == "" && err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		m.recs = append(m.recs, m.makeRec(line))
+		if m.bytes += len(line) + 1; m.bytes > m.budget {
+			if m.err = m.spill(); m.err != nil {
+				return m.err // forEachInput reports it
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (m *sortMerge) empty() bool { return len(m.recs) == 0 && len(m.runs) == 0 }
+
+// spill sorts the lines in memory and writes them out as a run.
+func (m *sortMerge) spill() error {
+	slices.SortStableFunc(m.recs, m.full)
+	dir := m.tmpDir
+	if dir == "" {
+		dir = orDefault(m.c.hc.Env.Get("TMPDIR").String(), "/tmp")
+	}
+	f, err := os.CreateTemp(m.c.path(dir), "ptc-sort-*")
+	if err != nil {
+		return fmt.Errorf("cannot create a temporary file in %s for the lines past %d MiB: %s", dir, m.budget>>20, errText(err))
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	for _, r := range m.recs {
+		bw.WriteString(r.line)
+		bw.WriteByte(m.lineEnd)
+	}
+	err = bw.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	m.runs = append(m.runs, f.Name())
+	m.recs, m.bytes = m.recs[:0], 0
+	if err != nil {
+		return fmt.Errorf("writing a temporary file: %s", errText(err))
+	}
+	return nil
+}
+
+// each calls f with the lines in order: the sorted memory when nothing
+// was spilled, else a merge of the runs and the memory.
+func (m *sortMerge) each(f func(*sortRec)) error {
+	slices.SortStableFunc(m.recs, m.full)
+	if len(m.runs) == 0 {
+		for i := range m.recs {
+			f(&m.recs[i])
+		}
+		return nil
+	}
+	h := &runHeap{full: m.full}
+	for i, p := range m.runs {
+		file, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		src := &runSource{br: bufio.NewReaderSize(file, 64<<10), order: i, m: m}
+		if src.next() {
+			h.items = append(h.items, src)
+		}
+	}
+	mem := &runSource{mem: m.recs, order: len(m.runs), m: m}
+	if mem.next() {
+		h.items = append(h.items, mem)
+	}
+	heap.Init(h)
+	for h.Len() > 0 {
+		top := h.items[0]
+		f(&top.cur)
+		if top.next() {
+			heap.Fix(h, 0)
+		} else {
+			heap.Pop(h)
+		}
+	}
+	return m.err
+}
+
+// cleanup removes the runs.
+func (m *sortMerge) cleanup() {
+	for _, p := range m.runs {
+		os.Remove(filepath.Clean(p))
+	}
+}
+
+// runSource is one sorted run being merged: a file, or the lines still
+// in memory.
+type runSource struct {
+	br    *bufio.Reader
+	mem   []sortRec
+	order int // the run's place in the input, which breaks ties (stable)
+	cur   sortRec
+	m     *sortMerge
+}
+
+func (s *runSource) next() bool {
+	if s.br == nil {
+		if len(s.mem) == 0 {
+			return false
+		}
+		s.cur, s.mem = s.mem[0], s.mem[1:]
+		return true
+	}
+	line, err := s.br.ReadString(s.m.lineEnd)
+	if line == "" {
+		if err != nil && err != io.EOF && s.m.err == nil {
+			s.m.err = err
+		}
+		return false
+	}
+	if line[len(line)-1] == s.m.lineEnd {
+		line = line[:len(line)-1]
+	}
+	s.cur = s.m.makeRec(line)
+	return true
+}
+
+// runHeap orders the runs by their current lines.
+type runHeap struct {
+	items []*runSource
+	full  func(a, b sortRec) int
+}
+
+func (h *runHeap) Len() int { return len(h.items) }
+func (h *runHeap) Less(i, j int) bool {
+	if r := h.full(h.items[i].cur, h.items[j].cur); r != 0 {
+		return r < 0
+	}
+	return h.items[i].order < h.items[j].order
+}
+func (h *runHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *runHeap) Push(x any)    { h.items = append(h.items, x.(*runSource)) }
+func (h *runHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}
