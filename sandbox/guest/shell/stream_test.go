@@ -136,3 +136,21 @@ func TestSortMergesRunsPastItsBudget(t *testing.T) {
 func fixtureWord(i int) string {
 	return []string{"alpha", "beta", "Gamma", "delta", "beta", "", "zeta"}[i%7]
 }
+
+// TestSeqMatchesGNU covers seq's whole-number short cut and the general
+// path it falls back to.
+func TestSeqMatchesGNU(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		sharedtest.Unavailable(t, "bash and GNU seq: %v", err)
+	}
+	for _, command := range []string{"seq 5", "seq -w 8 11", "seq -s, 3", "seq 5 -2 -5", "seq -w -3 2", "seq 0", "seq 3 1",
+		"seq 2 2 10", "seq 1.5 3", "seq -f %03g 3", "seq -s ' ' -w 98 101", "seq 100000 | tail -1", "seq -5 -1"} {
+		t.Run(command, func(t *testing.T) {
+			want, _ := exec.Command(bash, "-c", command).Output()
+			if _, got, errs := run(t, t.TempDir(), command, ""); got != string(want) {
+				t.Errorf("got %q (stderr %q), GNU %q", got, errs, want)
+			}
+		})
+	}
+}
