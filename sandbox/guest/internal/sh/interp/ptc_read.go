@@ -198,11 +198,20 @@ func readChars(ctx context.Context, in io.Reader, o readOpts) ([]rchar, uint8, e
 	var pending []byte // an incomplete UTF-8 sequence
 	esc := false
 	var buf [1]byte
+	br, _ := in.(io.ByteReader) // a buffered pipe or a read-ahead: no call per byte
 	for o.nchars < 0 || len(chars) < o.nchars {
 		if ctx.Err() != nil {
 			return chars, 1, nil
 		}
-		n, err := in.Read(buf[:])
+		var n int
+		var err error
+		if br != nil {
+			if buf[0], err = br.ReadByte(); err == nil {
+				n = 1
+			}
+		} else {
+			n, err = in.Read(buf[:])
+		}
 		if n == 0 {
 			if err == nil {
 				continue

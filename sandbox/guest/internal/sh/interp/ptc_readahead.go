@@ -35,6 +35,20 @@ func (a *readAhead) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// ReadByte serves readChars a byte at a time from the block.
+func (a *readAhead) ReadByte() (byte, error) {
+	var b [1]byte
+	for {
+		n, err := a.Read(b[:])
+		if n == 1 {
+			return b[0], nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
 // giveBack seeks the input back over the bytes read ahead but not used.
 func (a *readAhead) giveBack() error {
 	left := len(a.buf) - a.off

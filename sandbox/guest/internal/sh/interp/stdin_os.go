@@ -10,7 +10,9 @@
 package interp
 
 import (
+	"bufio"
 	"io"
+	"sync"
 	"time"
 )
 
@@ -34,11 +36,39 @@ func (m memReader) Close() error {
 
 func (memReader) SetReadDeadline(time.Time) error { return nil }
 
-// newPipe connects a pipeline stage to the next one in memory.
+// newPipe connects a pipeline stage to the next one in memory. The read
+// end is buffered: every reader of it (read, the builtins, a host
+// program's pump) goes through the one pipeReader, so read can take a
+// byte at a time from the buffer without losing what it did not use;
+// unbuffered, each byte was a hand-off between goroutines.
 func newPipe() (stdinFile, *io.PipeWriter, error) {
 	r, w := io.Pipe()
-	return memReader{r}, w, nil
+	return &pipeReader{br: bufio.NewReaderSize(r, 64<<10), c: r}, w, nil
 }
+
+// pipeReader is a pipe's buffered read end, safe for readers in turn
+// from several goroutines (a background job and the shell).
+type pipeReader struct {
+	mu sync.Mutex
+	br *bufio.Reader
+	c  io.Closer
+}
+
+func (p *pipeReader) Read(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.br.Read(b)
+}
+
+// ReadByte serves the read builtin.
+func (p *pipeReader) ReadByte() (byte, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.br.ReadByte()
+}
+
+func (p *pipeReader) Close() error                    { return p.c.Close() }
+func (p *pipeReader) SetReadDeadline(time.Time) error { return nil }
 
 // newStdinFile uses r directly: no copy through an OS pipe is needed.
 func newStdinFile(r io.Reader) (stdinFile, error) {
