@@ -17,12 +17,20 @@ var (
 	shellHost *Host
 )
 
-// shellGuest returns a process-wide Host running the embedded guest.
+// shellGuest returns a process-wide Host running the embedded guest,
+// compiled: after a regeneration the first compile misses the cache and
+// takes minutes on a loaded machine, which is no command's time to pay
+// (the first test's commands timed out at their minute).
 func shellGuest(t testing.TB) *Host {
 	shellOnce.Do(func() {
 		shellHost = NewHost(Config{})
 		shellHost.Warm()
 	})
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	if err := shellHost.Ready(ctx); err != nil {
+		t.Fatalf("compiling the guest: %v", err)
+	}
 	return shellHost
 }
 

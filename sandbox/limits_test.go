@@ -25,6 +25,11 @@ func smallGuest(t *testing.T) *Host {
 	smallOnce.Do(func() {
 		smallHost = NewHost(Config{Guest: func() []byte { return wasm }, MemoryLimitPages: 512})
 	})
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	if err := smallHost.Ready(ctx); err != nil { // the compile is no command's time
+		t.Fatalf("compiling the guest: %v", err)
+	}
 	return smallHost
 }
 
