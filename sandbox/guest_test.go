@@ -93,6 +93,7 @@ func TestShellRandomDiffersBetweenRuns(t *testing.T) {
 func TestShellSleepStopsAtTheDeadline(t *testing.T) {
 	h := shellGuest(t)
 	ws, _ := sandboxDir(t)
+	fillPool(h, ws) // the deadline is the command's, not a loaded machine's instance start
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	o, err := h.Run(ctx, ws, WorkspaceWrite, proto.Request{Op: proto.OpShell, Command: "sleep 3600"})
