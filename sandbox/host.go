@@ -109,6 +109,8 @@ type Host struct {
 	mu     sync.Mutex
 	pools  map[poolKey]*pool
 	quotas map[string]*rootfs.Quota
+	// budgets are the sessions' host-program memory budgets (hostprogbudget.go).
+	budgets map[string]*ramBudget
 
 	// listen, when set before the compile (tests only), observes the
 	// guest's WASI calls.

@@ -32,10 +32,17 @@ type HostExec struct {
 	// host program's sandbox (toolchains outside the system roots); their
 	// bin directories are searched for programs before PATH.
 	ReadOnly []string
-	// Bwrap and Home are as in hostexec.Config (its TmpSize is the
+	// Bwrap and Root are as in hostexec.Config (its TmpSize is the
 	// Host's Config.TmpSize: the programs share the guest's /tmp).
 	Bwrap string
-	Home  string
+	Root  string
+	// Limits bound each program (memory, tasks, CPU time); zero fields
+	// mean hostexec's defaults.
+	Limits hostexec.Limits
+	// RAMBudget bounds what all of one session's host programs may hold
+	// in their write layers, /tmp and /dev/shm at once; 0 means
+	// DefaultRAMBudget.
+	RAMBudget int64
 	// Path is the search path ("" means the process's PATH, minus
 	// entries under the user's HOME).
 	Path string
@@ -49,6 +56,8 @@ type hostPrograms struct {
 	pathEnv  string
 	home     string
 	extra    []string
+	// ramBudget is each session's budget (HostExec.RAMBudget).
+	ramBudget int64
 
 	mu        sync.Mutex
 	resolvers map[string]*hostexec.Resolver // by allow list, for Scope.Programs
@@ -69,11 +78,15 @@ func newHostPrograms(cfg *HostExec, tmpSize int64) *hostPrograms {
 	for _, d := range cfg.ReadOnly {
 		extraBins = append(extraBins, filepath.Join(d, "bin"))
 	}
+	budget := cfg.RAMBudget
+	if budget <= 0 {
+		budget = DefaultRAMBudget
+	}
 	return &hostPrograms{
-		runner:   hostexec.NewRunner(hostexec.Config{Bwrap: cfg.Bwrap, Home: cfg.Home, TmpSize: tmpSize}),
+		runner:   hostexec.NewRunner(hostexec.Config{Bwrap: cfg.Bwrap, Root: cfg.Root, TmpSize: tmpSize, Limits: cfg.Limits}),
 		resolver: hostexec.NewResolver(cfg.Programs, pathEnv, home, extraBins),
 		readOnly: append([]string(nil), cfg.ReadOnly...),
-		pathEnv:  pathEnv, home: home, extra: extraBins,
+		pathEnv:  pathEnv, home: home, extra: extraBins, ramBudget: budget,
 		resolvers: map[string]*hostexec.Resolver{},
 	}
 }
@@ -265,7 +278,7 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 	pctx, cancel := context.WithCancel(cur.ctx)
 	p := &hostProc{cancel: cancel, done: make(chan struct{})}
 	wake := in.procs.signal
-	spec, ap, tmpAp, err := h.programSpec(in.key, in.fs, in.tmp, hostCall{path: path, root: root, args: req.Args, env: req.Env, dir: dir,
+	spec, ap, tmpAp, release, err := h.programSpec(in.key, in.fs, in.tmp, hostCall{path: path, root: root, args: req.Args, env: req.Env, dir: dir,
 		network: cur.network, programs: cur.programs, notes: cur.out.Stderr()})
 	if err != nil {
 		cancel()
@@ -281,6 +294,7 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 	}
 	fail := func(err error) (uint32, error) {
 		cancel()
+		release()
 		for _, f := range closers {
 			f.Close()
 		}
@@ -321,6 +335,7 @@ func (h *Host) startProc(ctx context.Context, in *instance, req proto.ExecReques
 	go func() {
 		defer wake() // after done is closed: a waiting exec_io must see it
 		defer close(p.done)
+		defer release()
 		p.res, p.err = h.hx.runner.Run(pctx, spec)
 		if spec.Writable {
 			ap.finish()
@@ -361,8 +376,9 @@ func within(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/
 
 // programEnv is a host program's environment: the guest's exported
 // variables, with HOME, PATH, PWD and TMPDIR set for the sandbox and the
-// build caches pointed into ptc's sandbox HOME unless the guest set them.
-func programEnv(guest []string, home, dir string, path []string) []string {
+// build caches pointed into the workspace's cache directory unless the
+// guest set them (see hostexec.Dirs).
+func programEnv(guest []string, dirs hostexec.Dirs, dir string, path []string) []string {
 	env := map[string]string{}
 	var order []string
 	set := func(k, v string, force bool) {
@@ -378,14 +394,16 @@ func programEnv(guest []string, home, dir string, path []string) []string {
 			set(k, v, true)
 		}
 	}
+	home, cache := dirs.Home, dirs.Cache
 	set("HOME", home, true)
 	set("PATH", strings.Join(path, ":"), true)
 	set("PWD", dir, true)
 	set("TMPDIR", "/tmp", true)
 	for _, d := range [][2]string{
-		{"XDG_CACHE_HOME", home + "/.cache"}, {"GOPATH", home + "/go"}, {"GOCACHE", home + "/.cache/go-build"},
-		{"GOMODCACHE", home + "/go/pkg/mod"}, {"GOTOOLCHAIN", "local"}, {"npm_config_cache", home + "/.npm"},
-		{"npm_config_update_notifier", "false"}, {"PIP_CACHE_DIR", home + "/.cache/pip"}, {"PYTHONDONTWRITEBYTECODE", "1"},
+		{"XDG_CACHE_HOME", cache}, {"GOPATH", home + "/go"}, {"GOCACHE", cache + "/go-build"},
+		{"GOMODCACHE", cache + "/go-mod"}, {"GOTOOLCHAIN", "local"}, {"npm_config_cache", cache + "/npm"},
+		{"npm_config_update_notifier", "false"}, {"YARN_CACHE_FOLDER", cache + "/yarn"}, {"PIP_CACHE_DIR", cache + "/pip"},
+		{"CARGO_HOME", cache + "/cargo"}, {"PYTHONDONTWRITEBYTECODE", "1"},
 	} {
 		set(d[0], d[1], false)
 	}

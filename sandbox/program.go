@@ -68,11 +68,12 @@ func (h *Host) RunProgram(ctx context.Context, scope Scope, p Program) (ProgramE
 	defer fs.Close()
 	tmp := memfs.New(h.cfg.TmpSize, h.cfg.MaxOpen)
 	env := append([]string{"LANG=C.UTF-8"}, p.Env...)
-	spec, ap, tmpAp, err := h.programSpec(key, fs, tmp, hostCall{path: path, root: root, args: p.Args, env: env, dir: dir,
+	spec, ap, tmpAp, release, err := h.programSpec(key, fs, tmp, hostCall{path: path, root: root, args: p.Args, env: env, dir: dir,
 		network: scope.Network, programs: scope.Programs, notes: p.Stderr})
 	if err != nil {
 		return ProgramEnd{}, err
 	}
+	defer release()
 	spec.Stdin, spec.Stdout, spec.Stderr = p.Stdin, p.Stdout, p.Stderr
 	res, err := h.hx.runner.Run(ctx, spec)
 	if spec.Writable {

@@ -12,7 +12,7 @@ import (
 // BenchmarkRun times one trivial program through Run alone (bwrap, the
 // helper, its mounts and the empty change streams), without a guest.
 func BenchmarkRun(b *testing.B) {
-	r := NewRunner(Config{Home: b.TempDir()})
+	r := NewRunner(Config{Root: b.TempDir()})
 	if err := r.Available(); err != nil {
 		b.Skip(err)
 	}

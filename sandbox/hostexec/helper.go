@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -31,6 +32,7 @@ const (
 	tmpLower   = tmpLayer + "/lower"
 	tmpUpper   = tmpLayer + "/upper"
 	tmpWork    = tmpLayer + "/work"
+	emptyPath  = helperDir + "/empty" // the second, empty lower layer of a read-only workspace
 )
 
 // Descriptors the helper inherits from bwrap.
@@ -51,6 +53,8 @@ type helperConfig struct {
 	TmpSize   int64    `json:"tmpSize"` // /tmp's tmpfs: its starting contents and the changes
 	Protect   []string `json:"protect"` // workspace-relative, bound read-only
 	Binds     []bind   `json:"binds"`
+	Limits    Limits   `json:"limits"`  // resolved
+	Sockets   []string `json:"sockets"` // where socket files may be made
 }
 
 // bind is a host path bwrap put at Src that the helper binds at Dst
@@ -69,6 +73,7 @@ type status struct {
 	Error    string `json:"error,omitempty"` // the helper itself failed
 	Changes  bool   `json:"changes"`         // the workspace changes follow (tar)
 	Tmp      bool   `json:"tmp"`             // then the /tmp changes (tar)
+	PidsBy   string `json:"pidsBy,omitempty"`
 }
 
 func init() {
@@ -149,7 +154,7 @@ func mountAll(cfg helperConfig, seed io.Reader) error {
 		if err := overlay(cfg.Workspace, lowerPath, upperPath, workPath); err != nil {
 			return err
 		}
-	} else if err := bindAt(lowerPath, cfg.Workspace, true); err != nil {
+	} else if err := readOnlyOverlay(cfg.Workspace, lowerPath); err != nil {
 		return fmt.Errorf("mounting the workspace: %w", err)
 	}
 	for _, b := range cfg.Binds {
@@ -174,6 +179,19 @@ func overlay(dir, lower, upper, work string) error {
 	opts := "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",userxattr"
 	if err := unix.Mount("overlay", dir, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
 		return fmt.Errorf("mounting an overlay on %s (needs Linux 5.11 or later): %w", dir, err)
+	}
+	return nil
+}
+
+// readOnlyOverlay mounts lower read-only at dir through an overlay (with
+// an empty second layer: overlayfs wants two without an upper one). A
+// unix socket cannot be connected through an overlay, so a host
+// service's socket in the workspace (a database's .s.PGSQL.5432) stays
+// out of reach, as it does in a writable workspace.
+func readOnlyOverlay(dir, lower string) error {
+	opts := "lowerdir=" + lower + ":" + emptyPath
+	if err := unix.Mount("overlay", dir, "overlay", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+		return fmt.Errorf("mounting a read-only overlay on %s: %w", dir, err)
 	}
 	return nil
 }
@@ -224,8 +242,31 @@ func dropMountPoints(cfg helperConfig) {
 
 // runProgram runs the program with the helper's stdio in a user namespace
 // of its own: it keeps its uid but holds no capability over the helper's
-// mounts, so it cannot unmount the overlay or the read-only binds.
+// mounts, so it cannot unmount the overlay or the read-only binds. The
+// limits are set on the helper first (the program inherits them); the
+// socket rule confines only the thread that starts the program, which
+// is never handed back to the runtime (a Landlock-confined thread can no
+// longer mount or unmount, which the helper still does afterwards).
 func runProgram(cfg helperConfig) status {
+	pidsBy, err := applyLimits(cfg.Limits)
+	if err != nil {
+		return status{Error: err.Error()}
+	}
+	done := make(chan status, 1)
+	go func() {
+		runtime.LockOSThread() // no unlock: the thread ends with the goroutine
+		if _, err := restrictSockets(cfg.Sockets); err != nil {
+			done <- status{Error: err.Error()}
+			return
+		}
+		done <- startProgram(cfg)
+	}()
+	st := <-done
+	st.PidsBy = pidsBy
+	return st
+}
+
+func startProgram(cfg helperConfig) status {
 	uid, gid := os.Getuid(), os.Getgid()
 	cmd := &exec.Cmd{Path: cfg.Path, Args: cfg.Args, Env: cfg.Env, Dir: cfg.Dir,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,32 +21,41 @@ import (
 // Defaults of Config.
 const (
 	DefaultTmpSize = 512 << 20 // the private /tmp of one host program
+	// ShmSize bounds each program's /dev/shm (POSIX shared memory and
+	// semaphores); callers count it in their memory budgets.
+	ShmSize = 64 << 20
 )
 
 // Config sets up a Runner. It is copied by NewRunner and never changes.
 type Config struct {
 	// Bwrap is the bubblewrap executable; "" means "bwrap" from PATH.
 	Bwrap string
-	// Home is the HOME host programs see, shared by every sandboxed run
-	// (build and package caches live there); "" means
-	// os.UserCacheDir()/ptc/sandbox-home. Never the user's own HOME.
-	Home string
+	// Root holds every workspace's sandbox state (see Dirs); "" means
+	// os.UserCacheDir()/ptc/sandbox. Never the user's own HOME.
+	Root string
 	// TmpSize bounds each program's private /tmp (a tmpfs, gone when the
 	// program ends); 0 means DefaultTmpSize.
 	TmpSize int64
 	// Helper is the executable run as the in-sandbox helper; "" means
 	// this process's own executable (see HelperName).
 	Helper string
+	// Limits bound each program; a Spec may override them.
+	Limits Limits
 }
 
 // Runner runs host programs under bwrap. Safe for concurrent use.
 type Runner struct {
-	cfg Config
+	cfg        Config
+	processKey string // the session key of runs without one
 
 	once     sync.Once
 	bwrap    string
 	helper   string
 	availErr error
+
+	pruneOnce sync.Once
+	maskOnce  sync.Once
+	masks     []mask
 }
 
 // NewRunner returns a Runner; nothing is checked until Available or Run.
@@ -55,24 +63,11 @@ func NewRunner(cfg Config) *Runner {
 	if cfg.TmpSize <= 0 {
 		cfg.TmpSize = DefaultTmpSize
 	}
-	return &Runner{cfg: cfg}
+	return &Runner{cfg: cfg, processKey: newProcessKey()}
 }
 
-// Home is the sandbox HOME, created 0700 on first use.
-func (r *Runner) Home() (string, error) {
-	home := r.cfg.Home
-	if home == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("no cache directory for the sandbox HOME (%v); set XDG_CACHE_HOME", err)
-		}
-		home = filepath.Join(base, "ptc", "sandbox-home")
-	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return "", fmt.Errorf("creating the sandbox HOME %s: %w", home, err)
-	}
-	return home, nil
-}
+// Limits are the bounds programs get when their Spec sets none.
+func (r *Runner) Limits() Limits { return r.cfg.Limits.resolved() }
 
 // InstallHint says what to install when bubblewrap is missing.
 const InstallHint = "host programs run under bubblewrap: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
@@ -126,13 +121,20 @@ type Spec struct {
 
 	Workspace string
 	// Writable puts the workspace under an overlay whose changes come
-	// back through Apply; otherwise the workspace is mounted read-only.
+	// back through Apply; otherwise the workspace is mounted read-only
+	// (under a read-only overlay, so no socket in it can be reached).
 	Writable bool
 	// LayerSize bounds the bytes the overlay can hold (Writable).
 	LayerSize int64
+	// TmpSize bounds the program's /tmp: its starting contents and what
+	// it writes there; 0 means twice Config.TmpSize.
+	TmpSize int64
 	// Protect lists workspace-relative paths made read-only in the
 	// program's view (existing ones; Apply refuses the rest anyway).
 	Protect []string
+	// Dirs are HOME and the cache directory (from DirsFor), mounted
+	// read-write at their own path; empty fields mount nothing.
+	Dirs Dirs
 	// ReadOnly are host paths mounted read-only at their own path
 	// (toolchain roots, the session's spill directory).
 	ReadOnly []string
@@ -140,6 +142,9 @@ type Spec struct {
 	// NetNS, when set and Network is not, is the session's network
 	// namespace the program joins instead of one of its own (netns.go).
 	NetNS *netns.Namespace
+	// Limits override Config.Limits field by field (zero fields keep
+	// the Runner's).
+	Limits Limits
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -154,10 +159,28 @@ type Spec struct {
 	ApplyTmp func(changes io.Reader) error
 }
 
+// limits are the spec's bounds over the Runner's.
+func (r *Runner) limits(spec Spec) Limits {
+	l := r.cfg.Limits
+	if spec.Limits.Memory != 0 {
+		l.Memory = spec.Limits.Memory
+	}
+	if spec.Limits.Pids != 0 {
+		l.Pids = spec.Limits.Pids
+	}
+	if spec.Limits.CPU != 0 {
+		l.CPU = spec.Limits.CPU
+	}
+	return l.resolved()
+}
+
 // Result is how a host program ended.
 type Result struct {
 	ExitCode int
 	Signal   string // set when a signal ended it
+	// PidsBy says how the pids limit was held: "pid_max",
+	// "RLIMIT_NPROC" or why there was none.
+	PidsBy string
 }
 
 // Run runs the program and, for a writable workspace, hands its changes
@@ -166,10 +189,6 @@ type Result struct {
 // An error means the sandbox itself could not run it.
 func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	if err := r.Available(); err != nil {
-		return Result{}, err
-	}
-	home, err := r.Home()
-	if err != nil {
 		return Result{}, err
 	}
 	cfgR, cfgW, err := os.Pipe()
@@ -182,7 +201,7 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		cfgW.Close()
 		return Result{}, err
 	}
-	args, binds := r.args(spec, home)
+	args, binds := r.args(spec)
 	cmd, err := r.command(ctx, spec, args)
 	if err != nil {
 		cfgR.Close()
@@ -205,8 +224,13 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		repR.Close()
 		return Result{}, fmt.Errorf("starting bwrap: %w", err)
 	}
+	tmpSize := spec.TmpSize
+	if tmpSize <= 0 {
+		tmpSize = 2 * r.cfg.TmpSize
+	}
 	hc := helperConfig{Path: spec.Path, Args: spec.Args, Env: spec.Env, Dir: spec.Dir, Workspace: spec.Workspace,
-		Overlay: spec.Writable, LayerSize: spec.LayerSize, TmpSize: 2 * r.cfg.TmpSize, Protect: spec.Protect, Binds: binds}
+		Overlay: spec.Writable, LayerSize: spec.LayerSize, TmpSize: tmpSize, Protect: spec.Protect, Binds: binds,
+		Limits: r.limits(spec), Sockets: socketDirs(spec)}
 	go func() { // the helper reads it whole before anything else
 		defer cfgW.Close()
 		if json.NewEncoder(cfgW).Encode(hc) != nil {
@@ -221,17 +245,29 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	st, applyErr := readReport(repR, spec.Apply, spec.ApplyTmp)
 	repR.Close()
 	waitErr := cmd.Wait()
+	res := Result{ExitCode: st.ExitCode, Signal: st.Signal, PidsBy: st.PidsBy}
 	switch {
 	case ctx.Err() != nil:
-		return Result{ExitCode: -1, Signal: "killed"}, nil
+		return Result{ExitCode: -1, Signal: "killed", PidsBy: st.PidsBy}, nil
 	case st.Error != "":
 		return Result{}, fmt.Errorf("sandbox helper: %s", st.Error)
 	case !st.Started && st.ExitCode == 0:
 		return Result{}, fmt.Errorf("bwrap ended before the program ran: %v", waitErr)
 	case applyErr != nil:
-		return Result{ExitCode: st.ExitCode, Signal: st.Signal}, applyErr
+		return res, applyErr
 	}
-	return Result{ExitCode: st.ExitCode, Signal: st.Signal}, nil
+	return res, nil
+}
+
+// socketDirs are the directories where the program may make socket
+// files: its private /tmp and /dev/shm, its workspace layer and its
+// session's HOME — never the shared cache directory.
+func socketDirs(spec Spec) []string {
+	dirs := []string{"/tmp", "/dev/shm", spec.Workspace}
+	if spec.Dirs.Home != "" {
+		dirs = append(dirs, spec.Dirs.Home)
+	}
+	return dirs
 }
 
 // readReport reads the helper's status line and hands the change streams
@@ -264,67 +300,4 @@ func readReport(r io.Reader, apply, applyTmp func(io.Reader) error) (status, err
 	return st, errors.Join(errs...)
 }
 
-// args builds bwrap's command line. Paths under /tmp (a workspace, HOME
-// or spill directory there) cannot be mounted by bwrap, since the helper
-// mounts /tmp itself afterwards: bwrap puts them under mntPath and the
-// helper binds them into place (the returned binds).
-func (r *Runner) args(spec Spec, home string) ([]string, []bind) {
-	a := []string{"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try",
-		"--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "ptc-sandbox",
-		"--cap-add", "CAP_SYS_ADMIN"}
-	if !spec.Network && spec.NetNS == nil {
-		a = append(a, "--unshare-net")
-	}
-	for _, root := range systemRoots {
-		info, err := os.Lstat(root)
-		switch {
-		case err != nil:
-		case info.Mode()&os.ModeSymlink != 0:
-			if target, err := os.Readlink(root); err == nil {
-				a = append(a, "--symlink", target, root)
-			}
-		case info.IsDir():
-			a = append(a, "--ro-bind", root, root)
-		}
-	}
-	for _, secret := range maskedFiles {
-		if info, err := os.Stat(secret); err == nil && info.Mode().IsRegular() {
-			a = append(a, "--ro-bind", "/dev/null", secret)
-		}
-	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--dir", "/tmp", "--dir", layerPath, "--dir", tmpLayer)
-	var binds []bind
-	mount := func(p string, readOnly bool) {
-		flag := "--bind"
-		if readOnly {
-			flag = "--ro-bind"
-		}
-		if !underTmp(p) {
-			a = append(a, flag, p, p)
-			return
-		}
-		src := fmt.Sprintf("%s/%d", mntPath, len(binds))
-		a = append(a, flag, p, src)
-		binds = append(binds, bind{Src: src, Dst: p, ReadOnly: readOnly})
-	}
-	mount(home, false)
-	for _, p := range spec.ReadOnly {
-		if _, err := os.Stat(p); err == nil {
-			mount(p, true)
-		}
-	}
-	a = append(a, "--ro-bind", spec.Workspace, lowerPath)
-	if !underTmp(spec.Workspace) {
-		a = append(a, "--dir", spec.Workspace)
-	}
-	a = append(a, "--ro-bind", r.helper, helperPath, "--chdir", "/", "--clearenv",
-		"--setenv", "PATH", "/usr/bin:/bin", "--", helperPath)
-	return a, binds
-}
-
 func underTmp(p string) bool { return p == "/tmp" || strings.HasPrefix(p, "/tmp/") }
-
-// maskedFiles are files under the read-only system roots a sandboxed
-// program must not read even when ptc runs as root.
-var maskedFiles = []string{"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers",
-	"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key"}

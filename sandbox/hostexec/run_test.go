@@ -17,7 +17,7 @@ import (
 // bwrap cannot run here (failing instead under PTC_REQUIRE_TOOLS=1).
 func runner(t *testing.T) *Runner {
 	t.Helper()
-	r := NewRunner(Config{Home: t.TempDir()})
+	r := NewRunner(Config{Root: t.TempDir()})
 	if err := r.Available(); err != nil {
 		sharedtest.Unavailable(t, "bwrap cannot run here: %v", err)
 	}
