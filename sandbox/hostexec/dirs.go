@@ -103,7 +103,7 @@ func (r *Runner) workspaceDir(workspace string) (string, error) {
 		return "", fmt.Errorf("the workspace %q is not an absolute path", workspace)
 	}
 	ws := filepath.Clean(workspace)
-	r.pruneOnce.Do(func() { go pruneHomes(root, time.Now(), r.cfg.Root == "") })
+	r.pruneOnce.Do(func() { go pruneHomes(root, time.Now()) })
 	return filepath.Join(root, safeBase(ws)+"-"+key(ws)), nil
 }
 
@@ -150,18 +150,11 @@ func newProcessKey() string {
 	return fmt.Sprintf("process-%d-%s", os.Getpid(), hex.EncodeToString(b[:]))
 }
 
-// legacyHome is the one HOME earlier versions shared between every
-// workspace: whatever is in it may have been planted by any project, so
-// it is removed, not reused.
-const legacyHome = "sandbox-home"
-
-// pruneHomes removes session HOMEs left unchanged for staleHome and, with
-// the default root, the legacy shared HOME. It runs in the background
-// once per Runner; failures only leave files behind.
-func pruneHomes(root string, now time.Time, defaultRoot bool) {
-	if defaultRoot {
-		_ = os.RemoveAll(filepath.Join(filepath.Dir(root), legacyHome))
-	}
+// pruneHomes removes session HOMEs left unchanged for staleHome. It runs
+// in the background once per Runner; failures only leave files behind.
+// (The one HOME earlier versions shared between every workspace,
+// os.UserCacheDir()/ptc/sandbox-home, is never mounted again.)
+func pruneHomes(root string, now time.Time) {
 	wss, err := os.ReadDir(root)
 	if err != nil {
 		return

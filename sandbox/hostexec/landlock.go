@@ -23,8 +23,7 @@ import (
 // from now on, to making socket files only beneath the allowed
 // directories (those that exist). It reports whether Landlock applied.
 func restrictSockets(allowed []string) (bool, error) {
-	abi, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	if errno != 0 || int(abi) < 1 {
+	if landlockABI() < 1 {
 		return false, nil
 	}
 	handled := uint64(unix.LANDLOCK_ACCESS_FS_MAKE_SOCK)
@@ -52,4 +51,13 @@ func restrictSockets(allowed []string) (bool, error) {
 		return false, errors.New("landlock: restricting: " + errno.Error())
 	}
 	return true, nil
+}
+
+// landlockABI is the kernel's Landlock ABI version, 0 without Landlock.
+func landlockABI() int {
+	abi, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if errno != 0 {
+		return 0
+	}
+	return int(abi)
 }
