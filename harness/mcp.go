@@ -60,7 +60,7 @@ func (h *Home) StartMCP(ctx context.Context, o MCPOptions) (*mcp.Manager, []stri
 	if len(admitted) == 0 {
 		return nil, notices, nil
 	}
-	m, more := mcp.Start(ctx, admitted, mcp.Options{LogDir: h.MCPLogDir(), Workspace: o.Workspace, Version: o.Version, Notify: o.Notify})
+	m, more := mcp.Start(ctx, admitted, mcp.Options{LogDir: h.MCPLogDir(), Workspace: o.Workspace, Version: o.Version, Notify: o.Notify, Confine: newMCPConfiner()})
 	return m, append(notices, more...), nil
 }
 

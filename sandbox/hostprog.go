@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -69,7 +68,7 @@ func newHostPrograms(cfg *HostExec, tmpSize int64) *hostPrograms {
 	if cfg == nil {
 		return nil
 	}
-	home := userHome()
+	home := hostexec.UserHome()
 	pathEnv := cfg.Path
 	if pathEnv == "" {
 		pathEnv = os.Getenv("PATH")
@@ -105,17 +104,6 @@ func (hp *hostPrograms) resolverFor(programs []string) *hostexec.Resolver {
 		hp.resolvers[key] = r
 	}
 	return r
-}
-
-// userHome is the user's home directory: the account's (from the user
-// database), which is what holds their keys and toolchains even when
-// $HOME says otherwise; $HOME when the account has none.
-func userHome() string {
-	if u, err := user.Current(); err == nil && u.HomeDir != "" && u.HomeDir != "/" {
-		return u.HomeDir
-	}
-	home, _ := os.UserHomeDir()
-	return home
 }
 
 // hostOffNote is lookup's answer when the Host has no host programs.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -51,9 +52,12 @@ func newMcpCmd() *cobra.Command {
 		Short: "List the configured MCP servers and approve a project's",
 		Long: `MCP servers come from $PTC_HOME/mcp.json, the workspace's .mcp.json and
 --mcp-config files, in the format {"mcpServers": {"name": {"command", "args",
-"env"} | {"type": "http", "url", "headers"}}}. They run as your own programs,
-outside the sandbox, so a server from a project's .mcp.json starts only after
-you approved it once (interactively, or with ptc mcp approve).`,
+"env"} | {"type": "http", "url", "headers"}}}. Your own servers run as your
+programs. A server from a project's .mcp.json starts only after you approved
+it (interactively, or with ptc mcp approve), and again whenever its definition
+or a workspace file its command line names changes; a project's stdio server
+runs confined (bubblewrap, the workspace read-only, no network and none of
+your environment) unless its definition says "sandbox": "unconfined".`,
 	}
 	cmd.PersistentFlags().StringVar(&homeFlag, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 	cmd.PersistentFlags().StringVar(&workspace, "workspace", "", "workspace directory (default: the current directory)")
@@ -121,9 +125,39 @@ func printMCPList(w io.Writer, servers []mcp.Server, ws string, trust *mcp.Trust
 				state = "approved"
 			}
 		}
-		fmt.Fprintf(w, "%s  [%s, %s] %s\n    %s\n", termsafe.String(s.Name), s.Source, s.Transport(), state, termsafe.String(s.Describe()))
+		fmt.Fprintf(w, "%s  [%s, %s] %s\n    %s\n", termsafe.String(s.Name), s.Source, s.Transport(), termsafe.String(state), termsafe.String(s.Describe()))
+		printMCPValues(w, "env", s.Env, s.Source == mcp.SourceProject)
+		printMCPValues(w, "header", s.Headers, s.Source == mcp.SourceProject)
+		if s.Confined() {
+			net := "no network"
+			if s.Network {
+				net = "network on"
+			}
+			fmt.Fprintf(w, "    runs confined (workspace read-only, %s)\n", net)
+		} else if s.Source == mcp.SourceProject && s.Transport() == "stdio" {
+			fmt.Fprintln(w, "    runs UNCONFINED, as your own program with your environment")
+		}
 	}
 	return nil
+}
+
+// printMCPValues lists a server's env or headers, sanitised. A project
+// file's values are shown whole (they are what the user approves); a
+// user file's literal values are masked (they may be keys), while a
+// ${VAR} reference is shown.
+func printMCPValues(w io.Writer, label string, m map[string]string, whole bool) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := m[k]
+		if !whole && !strings.HasPrefix(v, "${") {
+			v = "(set, not shown)"
+		}
+		fmt.Fprintf(w, "    %s %s=%s\n", label, termsafe.String(k), termsafe.String(v))
+	}
 }
 
 func changeTrust(open func() (*harness.Home, string, []mcp.Server, error), names []string, w io.Writer, approve bool) error {
@@ -156,6 +190,9 @@ func changeTrust(open func() (*harness.Home, string, []mcp.Server, error), names
 			verb = "revoked"
 		}
 		fmt.Fprintf(w, "%s %s: %s\n", verb, termsafe.String(s.Name), termsafe.String(s.Describe()))
+		if approve {
+			fmt.Fprintf(w, "%s\n", termsafe.String(s.ApprovalText(ws)))
+		}
 		done++
 	}
 	if len(want) > 0 {

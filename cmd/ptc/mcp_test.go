@@ -254,7 +254,7 @@ func TestAProjectMCPServerNeedsApprovalToStart(t *testing.T) {
 	c := newCLI(t)
 	ws := workspace(t)
 	writeJSON(t, filepath.Join(ws, ".mcp.json"), map[string]any{"mcpServers": map[string]any{
-		"crashy": map[string]any{"command": "node", "args": []string{crashyServer(t, modules)}}}})
+		"crashy": map[string]any{"command": "node", "args": []string{crashyServer(t, modules)}, "sandbox": "unconfined"}}})
 
 	out, errs, _ := c.headlessRun("tools", "--workspace", ws)
 	if strings.Contains(out, "mcp__crashy__") || !strings.Contains(errs, "MCP server crashy (from .mcp.json) was not started") {
@@ -274,7 +274,7 @@ func TestAProjectMCPServerNeedsApprovalToStart(t *testing.T) {
 	if !strings.Contains(out, "mcp__crashy__echo") {
 		t.Fatalf("an approved project server starts:\n%s", out)
 	}
-	cfg := map[string]any{"mcpServers": map[string]any{"crashy": map[string]any{"command": "node", "args": []string{crashyServer(t, modules), "--changed"}}}}
+	cfg := map[string]any{"mcpServers": map[string]any{"crashy": map[string]any{"command": "node", "args": []string{crashyServer(t, modules), "--changed"}, "sandbox": "unconfined"}}}
 	writeJSON(t, filepath.Join(ws, ".mcp.json"), cfg)
 	if out, _, _ = c.headlessRun("tools", "--workspace", ws); strings.Contains(out, "mcp__crashy__") {
 		t.Fatal("a changed project server needs approval again")

@@ -74,6 +74,30 @@ type Server struct {
 	Approval     string            `json:"approval,omitempty"`
 	ToolApproval map[string]string `json:"toolApproval,omitempty"`
 	Disabled     bool              `json:"disabled,omitempty"`
+	// Sandbox is how a project's stdio server runs: "" or "read-only"
+	// confines it like a host program (bubblewrap, the workspace
+	// read-only, a HOME of its own, only the variables Env lists);
+	// "unconfined" runs it as the user's own program with ptc's
+	// environment, as user and flag servers always run.
+	Sandbox string `json:"sandbox,omitempty"`
+	// Network lets a confined server reach the network.
+	Network bool `json:"network,omitempty"`
+
+	// workspace and admitted are set by Admit for a project server: the
+	// fingerprint it was admitted with, checked before every start.
+	workspace, admitted string
+}
+
+// Sandbox values.
+const (
+	SandboxReadOnly   = "read-only"
+	SandboxUnconfined = "unconfined"
+)
+
+// Confined reports whether the server runs under the sandbox: a
+// project's stdio server that did not ask to run unconfined.
+func (s Server) Confined() bool {
+	return s.Source == SourceProject && s.Transport() == "stdio" && s.Sandbox != SandboxUnconfined
 }
 
 // Transport is "stdio", "http" or "sse".
@@ -106,16 +130,34 @@ func (s Server) Describe() string {
 	return s.URL
 }
 
-// describeJSON is what an approval question shows: the command line or
-// the URL, as JSON.
-func (s Server) describeJSON() string {
-	var b []byte
-	if s.Transport() == "stdio" {
-		b, _ = json.Marshal(map[string]any{"command": s.Command, "args": s.Args, "cwd": s.Cwd})
-	} else {
-		b, _ = json.Marshal(map[string]any{"url": s.URL})
+// ApprovalText is what the user approves for a project server: the whole
+// definition as written (every field, env and headers too), where it
+// runs, and the workspace files its command line names with their
+// hashes. It is JSON, indented, every value as in the file; the caller
+// shows it through a terminal sanitiser.
+func (s Server) ApprovalText(workspace string) string {
+	def := map[string]any{}
+	raw, _ := json.Marshal(s)
+	_ = json.Unmarshal(raw, &def)
+	doc := map[string]any{"name": s.Name, "file": s.File, "definition": def, "runs": s.runsAs()}
+	if pins := s.Pin(workspace, nil); len(pins) > 0 {
+		doc["files"] = pins
 	}
+	b, _ := json.MarshalIndent(doc, "", "  ")
 	return string(b)
+}
+
+// runsAs says where the server runs, for the approval.
+func (s Server) runsAs() string {
+	switch {
+	case s.Transport() != "stdio":
+		return "ptc connects to the url, sending the headers shown"
+	case !s.Confined():
+		return "UNCONFINED: as your own program, with your environment and rights (API keys included)"
+	case s.Network:
+		return "confined: bubblewrap, the workspace read-only, a HOME of its own, only the env shown; NETWORK ON"
+	}
+	return "confined: bubblewrap, the workspace read-only, a HOME of its own, only the env shown, no network"
 }
 
 // printable cuts s to about max bytes (at a character boundary) with
@@ -123,13 +165,20 @@ func (s Server) describeJSON() string {
 // server or a project file must not reach a terminal raw.
 func printable(s string, max int) string { return termsafe.Clip(s, max) }
 
+// fingerprintVersion changes when what a fingerprint covers changes
+// (approvals made before then ask again).
+const fingerprintVersion = 2
+
 // Fingerprint identifies the server's definition as written (before
-// expansion): an approval holds only while it is unchanged.
-func (s Server) Fingerprint() string {
+// expansion) together with the workspace files its command line names
+// (Pin): an approval holds only while all of it is unchanged.
+func (s Server) Fingerprint(workspace string) string {
 	b, _ := json.Marshal(struct {
-		Name string
-		Def  Server
-	}{s.Name, s})
+		Version int
+		Name    string
+		Def     Server
+		Files   []PinnedFile
+	}{fingerprintVersion, s.Name, s, s.Pin(workspace, nil)})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -191,6 +240,9 @@ func (s Server) check() error {
 	}
 	if s.Timeout < 0 {
 		return errors.New("timeout must not be negative")
+	}
+	if s.Sandbox != "" && s.Sandbox != SandboxReadOnly && s.Sandbox != SandboxUnconfined {
+		return fmt.Errorf("sandbox %q: use %s or %s", s.Sandbox, SandboxReadOnly, SandboxUnconfined)
 	}
 	return nil
 }

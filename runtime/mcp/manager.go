@@ -33,6 +33,9 @@ type Options struct {
 	// Notify receives notices meant for the user (a server stopped, came
 	// back, gave up); nil drops them. It may be called from any goroutine.
 	Notify func(string)
+	// Confine runs the confined servers (Server.Confined: a project's
+	// stdio servers); without it they do not start — never unconfined.
+	Confine Confiner
 }
 
 func (o *Options) connectTimeout() time.Duration {
@@ -85,7 +88,7 @@ func Start(ctx context.Context, servers []Server, opts Options) (*Manager, []str
 	}
 	m := &Manager{opts: opts}
 	for _, cfg := range servers {
-		m.servers = append(m.servers, newServer(cfg.expanded(opts.Getenv, opts.Workspace), &m.opts, m.markStale))
+		m.servers = append(m.servers, newServer(cfg, &m.opts, m.markStale))
 	}
 	errs := make([]error, len(m.servers))
 	var wg sync.WaitGroup
@@ -99,7 +102,11 @@ func Start(ctx context.Context, servers []Server, opts Options) (*Manager, []str
 	wg.Wait()
 	var notices []string
 	for i, err := range errs {
-		if err != nil {
+		switch {
+		case err == nil:
+		case errors.Is(err, errChanged) || errors.Is(err, errNoConfiner):
+			notices = append(notices, fmt.Sprintf("MCP server %s was not started: %v", printable(m.servers[i].cfg.Name, 100), err))
+		default:
 			notices = append(notices, fmt.Sprintf("MCP server %s did not start (%v); retrying in the background. Its log: %s",
 				printable(m.servers[i].cfg.Name, 100), err, m.logPath(m.servers[i])))
 		}

@@ -71,6 +71,7 @@ func (r remote) readOnly() bool { return r.Annotations != nil && r.Annotations.R
 // lists tools, calls them, and reconnects with backoff when the
 // connection breaks (a crashed or restarted server).
 type server struct {
+	def      Server // as loaded (and admitted)
 	cfg      Server // expanded
 	opts     *Options
 	onChange func() // the tool list may differ from the last one seen
@@ -88,9 +89,10 @@ type server struct {
 	log     *serverLog
 }
 
-func newServer(cfg Server, opts *Options, onChange func()) *server {
+func newServer(def Server, opts *Options, onChange func()) *server {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{cfg: cfg, opts: opts, onChange: onChange, state: StateStarting,
+	cfg := def.expanded(opts.Getenv, opts.Workspace)
+	s := &server{def: def, cfg: cfg, opts: opts, onChange: onChange, state: StateStarting,
 		ready: make(chan struct{}), stop: cancel, stopCtx: ctx}
 	if opts.LogDir != "" {
 		s.log = &serverLog{path: filepath.Join(opts.LogDir, logName(cfg.Name))}
@@ -104,6 +106,10 @@ func (s *server) start(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.connectTimeout())
 	defer cancel()
 	if err := s.connect(ctx); err != nil {
+		if errors.Is(err, errChanged) || errors.Is(err, errNoConfiner) {
+			s.settle(StateFailed, err)
+			return err
+		}
 		s.settle(StateReconnecting, err)
 		go s.reconnect()
 		return err
@@ -114,6 +120,9 @@ func (s *server) start(ctx context.Context) error {
 // connect opens a session, lists the tools and starts watching for the
 // connection's end.
 func (s *server) connect(ctx context.Context) error {
+	if err := s.def.stillAdmitted(); err != nil {
+		return err
+	}
 	t, err := s.transport()
 	if err != nil {
 		return err
@@ -226,6 +235,11 @@ func (s *server) reconnect() {
 		s.mu.Lock()
 		s.lastErr = err
 		s.mu.Unlock()
+		if errors.Is(err, errChanged) {
+			s.settle(StateFailed, err)
+			s.opts.notify(fmt.Sprintf("MCP server %s was not restarted: %v", printable(s.cfg.Name, 100), err))
+			return
+		}
 	}
 	s.settle(StateFailed, fmt.Errorf("gave up after %d reconnect attempts: %w", b.Attempts, s.err()))
 	s.opts.notify(fmt.Sprintf("MCP server %s could not be restarted: %v", printable(s.cfg.Name, 100), s.err()))
@@ -439,6 +453,12 @@ func (s *server) close() error {
 func (s *server) transport() (sdk.Transport, error) {
 	switch s.cfg.Transport() {
 	case "stdio":
+		if s.cfg.Confined() {
+			if s.opts.Confine == nil {
+				return nil, errNoConfiner
+			}
+			return &confinedTransport{s: s}, nil
+		}
 		cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 		cmd.Dir = s.cfg.Cwd
 		cmd.Env = os.Environ()

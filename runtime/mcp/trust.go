@@ -59,7 +59,7 @@ func (t *Trust) Approved(workspace string, s Server) (bool, error) {
 	defer t.mu.Unlock()
 	entries, err := t.load()
 	for _, e := range entries {
-		if e.Workspace == workspace && e.Name == s.Name && e.Fingerprint == s.Fingerprint() {
+		if e.Workspace == workspace && e.Name == s.Name && e.Fingerprint == s.Fingerprint(workspace) {
 			return true, nil
 		}
 	}
@@ -71,7 +71,7 @@ func (t *Trust) Approved(workspace string, s Server) (bool, error) {
 func (t *Trust) Approve(workspace string, s Server) error {
 	return t.update(func(es []trustEntry) []trustEntry {
 		es = dropEntry(es, workspace, s.Name)
-		return append(es, trustEntry{workspace, s.Name, s.Fingerprint()})
+		return append(es, trustEntry{workspace, s.Name, s.Fingerprint(workspace)})
 	})
 }
 
@@ -136,13 +136,17 @@ func (t *Trust) update(f func([]trustEntry) []trustEntry) error {
 // is put to the session's approval service (env.Approvals, logging to
 // env.Sink): an allow for the session is remembered in trust, an allow
 // once is not; when nobody can answer (headless, --approval never, no
-// env) it is skipped with a notice saying how to approve it.
+// env) it is skipped with a notice saying how to approve it. An admitted
+// project server carries the fingerprint it was admitted with: it does
+// not start, nor restart, once its definition or a file it names changed
+// (see Pin).
 func Admit(ctx context.Context, servers []Server, workspace string, trust *Trust, env *tools.Env) (admitted []Server, notices []string, err error) {
 	for _, s := range servers {
 		if s.Source != SourceProject {
 			admitted = append(admitted, s)
 			continue
 		}
+		s.workspace, s.admitted = workspace, s.Fingerprint(workspace)
 		ok, err := trust.Approved(workspace, s)
 		if err != nil {
 			return nil, nil, err
@@ -154,8 +158,9 @@ func Admit(ctx context.Context, servers []Server, workspace string, trust *Trust
 		answer := ""
 		if env != nil && env.Approvals != nil {
 			d, _ := env.Approvals.Decide(ctx, env, tools.Need{Remembered: true, Subject: "starting the MCP server " + printable(s.Name, 100),
-				Question: tools.Question{Tool: "MCP server " + printable(s.Name, 100), Args: s.describeJSON(), Unconfined: true, Workspace: workspace,
-					Text: fmt.Sprintf("This project's %s wants to start the MCP server %s. It runs as your own program, outside the sandbox. Start it? (Allowing for the session remembers it for this workspace.)", ProjectFile, printable(s.Name, 100)),
+				Question: tools.Question{Tool: "MCP server " + printable(s.Name, 100), Args: s.ApprovalText(workspace), Unconfined: !s.Confined(), Workspace: workspace,
+					Text: fmt.Sprintf("This project's %s wants to start the MCP server %s, which runs %s. Start it? (Allowing for the session remembers it for this workspace, until the definition or a file it names changes.)",
+						ProjectFile, printable(s.Name, 100), s.runsAs()),
 				}})
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
@@ -176,8 +181,25 @@ func Admit(ctx context.Context, servers []Server, workspace string, trust *Trust
 		case tools.AnswerDeny:
 			notices = append(notices, fmt.Sprintf("MCP server %s (from %s) was not started: you denied it.", printable(s.Name, 100), ProjectFile))
 		default:
-			notices = append(notices, fmt.Sprintf("MCP server %s (from %s) was not started: project servers need your approval once; run `ptc mcp approve %s` or start ptc interactively.", printable(s.Name, 100), ProjectFile, printable(s.Name, 100)))
+			notices = append(notices, fmt.Sprintf("MCP server %s (from %s) was not started: project servers need your approval, again whenever their definition or a file they name changes; run `ptc mcp approve %s` or start ptc interactively.", printable(s.Name, 100), ProjectFile, printable(s.Name, 100)))
 		}
 	}
 	return admitted, notices, nil
+}
+
+// errChanged stops a project server whose definition or named files
+// changed since it was admitted.
+var errChanged = errors.New("changed since it was approved")
+
+// stillAdmitted checks, before each start of a project server, that
+// what it runs is what was approved.
+func (s Server) stillAdmitted() error {
+	if s.Source != SourceProject || s.admitted == "" {
+		return nil
+	}
+	if s.Fingerprint(s.workspace) != s.admitted {
+		return fmt.Errorf("%w (its definition in %s or a file its command line names); approve it again to start it (ptc mcp approve %s)",
+			errChanged, ProjectFile, printable(s.Name, 100))
+	}
+	return nil
 }

@@ -17,6 +17,11 @@ func BenchmarkRun(b *testing.B) {
 		b.Skip(err)
 	}
 	ws := b.TempDir()
+	dirs, err := r.DirsFor(ws, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.masksFor() // once per process (as root), not per program
 	// session-network: the program joins a session's network namespace
 	// through nsenter instead of bwrap making one for it.
 	ns := sessionNet(b)
@@ -28,7 +33,7 @@ func BenchmarkRun(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				_, err := r.Run(context.Background(), Spec{Path: "/bin/dash", Args: []string{"dash", "-c", "true"}, Dir: ws, Workspace: ws,
-					Writable: c.writable, LayerSize: 64 << 20, NetNS: c.net, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
+					Writable: c.writable, LayerSize: 64 << 20, Dirs: dirs, NetNS: c.net, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
 				if err != nil {
 					b.Fatal(err)
 				}

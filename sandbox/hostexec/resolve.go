@@ -3,6 +3,7 @@ package hostexec
 import (
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -128,4 +129,47 @@ func toolchainRoot(real string) string {
 		return ""
 	}
 	return dir
+}
+
+// UserHome is the user's home directory: the account's (from the user
+// database), which is what holds their keys and toolchains even when
+// $HOME says otherwise; $HOME when the account has none. Nothing of it
+// is mounted into a sandbox.
+func UserHome() string {
+	if u, err := user.Current(); err == nil && u.HomeDir != "" && u.HomeDir != "/" {
+		return u.HomeDir
+	}
+	home, _ := os.UserHomeDir()
+	return home
+}
+
+// Command finds the program a confined command line names (an MCP
+// server's command): a bare name on pathEnv (outside home), or a path,
+// relative to dir, that lies in workspace or under a toolchain root
+// outside home. It returns the path to run and the read-only mount its
+// toolchain needs ("" when none).
+func Command(name, dir, workspace, pathEnv, home string) (path, root string, err error) {
+	if !strings.ContainsRune(name, '/') {
+		return NewResolver([]string{name}, pathEnv, home, nil).Lookup(name)
+	}
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", name, err)
+	}
+	info, err := os.Stat(real)
+	if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+		return "", "", fmt.Errorf("%s is not an executable file", name)
+	}
+	if ws, err := filepath.EvalSymlinks(workspace); err == nil && within(real, ws) {
+		return real, "", nil
+	}
+	root = toolchainRoot(real)
+	if home != "" && (within(real, home) || root != "" && within(home, root)) {
+		return "", "", fmt.Errorf("%s lies in your HOME, which confined programs never see", name)
+	}
+	return real, root, nil
 }
