@@ -54,6 +54,29 @@ func hostProgs(t testing.TB) *Host {
 	return hostProgHost
 }
 
+var (
+	toolchainOnce sync.Once
+	toolchainH    *Host
+)
+
+// toolchainHost is a process-wide Host with host programs on and the
+// default /tmp size, for real builds.
+func toolchainHost(t testing.TB) *Host {
+	t.Helper()
+	requireBwrap(t)
+	wasm := testguest.Shell(t)
+	toolchainOnce.Do(func() {
+		toolchainH = NewHost(Config{Guest: func() []byte { return wasm }, HostExec: &HostExec{}})
+		toolchainH.Warm()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	if err := toolchainH.Ready(ctx); err != nil {
+		t.Fatalf("compiling the guest: %v", err)
+	}
+	return toolchainH
+}
+
 func runIn(t *testing.T, h *Host, scope Scope, cmd string) Outcome {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -129,8 +152,11 @@ func project(t *testing.T, ws string) {
 
 func TestTheProjectsToolchainRunsInWorkspaceWrite(t *testing.T) {
 	sharedtest.Tools(t, "git", "go", "node", "npm", "python3")
-	h := hostProgs(t)
-	ws, _ := sandboxDir(t)
+	h := toolchainHost(t)
+	// A cold build cache (one per workspace) compiles the standard
+	// library into /tmp first: the default /tmp, and a workspace path
+	// that keeps its cache warm from one run to the next.
+	ws := sharedtest.StableWorkspace(t, "toolchain")
 	project(t, ws)
 	must(t, os.WriteFile(filepath.Join(ws, "README.md"), []byte("hello\nchanged\n"), 0o644))
 	scope := Scope{Workspace: ws, Mode: WorkspaceWrite}

@@ -24,8 +24,8 @@ func needHostTools(t *testing.T) {
 }
 
 // sharedCacheCLI is a cli whose sandboxed programs use the user's ptc
-// sandbox HOME (the build caches the sandbox package's tests warm too), so
-// go test compiles the standard library once per machine, not per run.
+// sandbox directory, so with goProject's stable paths go test compiles
+// the standard library once per checkout and test, not per run.
 func sharedCacheCLI(t *testing.T) *cli {
 	base, err := os.UserCacheDir()
 	if err != nil {
@@ -35,10 +35,11 @@ func sharedCacheCLI(t *testing.T) *cli {
 }
 
 // goProject is a Go module with a test, an npm package and a git
-// repository holding both, in a fresh directory.
+// repository holding both, in an emptied directory whose path (and so
+// whose sandbox build cache) is the same on every run of the test.
 func goProject(t *testing.T) string {
 	t.Helper()
-	ws := t.TempDir()
+	ws := sharedtest.StableWorkspace(t, "go-project") // the tests using it run one after another
 	files := map[string]string{
 		"go.mod":       "module example.com/m\n\ngo 1.21\n",
 		"m.go":         "package m\n\nfunc Two() int { return 2 }\n",
@@ -67,7 +68,9 @@ func TestPtcShRunsTheProjectsToolchainConfined(t *testing.T) {
 	ws := goProject(t)
 	cmd := "go test ./... 2>&1 | grep -c '^ok'; go vet ./... && echo vet-ok; npm test 2>&1 | grep npm-ok; " +
 		"git status --short | wc -l | tr -d ' '; python3 -c 'print(7*6)'; node -e 'console.log(1)' | sed s/1/node-ok/"
-	out, errs, code := c.run("sh", "--workspace", ws, cmd)
+	// A first run in a checkout compiles the standard library into the
+	// workspace's cache: longer than ptc sh's default timeout on a busy machine.
+	out, errs, code := c.run("sh", "--workspace", ws, "--timeout", "10m", cmd)
 	if want := "1\nvet-ok\nnpm-ok\n0\n42\nnode-ok\n"; out != want || code != 0 {
 		t.Fatalf("stdout %q (want %q) exit %d stderr %s", out, want, code, errs)
 	}
