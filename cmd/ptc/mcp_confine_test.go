@@ -50,7 +50,7 @@ func TestAProjectMCPServerRunsConfinedAndAsksAgainAfterItsScriptChanged(t *testi
 	must(t, os.MkdirAll(filepath.Dir(script), 0o755))
 	must(t, os.WriteFile(script, []byte(probeServer), 0o644))
 	writeJSON(t, filepath.Join(ws, ".mcp.json"), map[string]any{"mcpServers": map[string]any{
-		"probe":         map[string]any{"command": "python3", "args": []string{"tools/mcp_server.py"}, "env": map[string]string{"PROBE_MARK": "set"}},
+		"probe":        map[string]any{"command": "python3", "args": []string{"tools/mcp_server.py"}, "env": map[string]string{"PROBE_MARK": "set"}},
 		"red\x1b[31mx": map[string]any{"command": "true"},
 	}})
 
