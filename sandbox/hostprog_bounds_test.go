@@ -208,3 +208,25 @@ func TestThreeConcurrentFillsShareOneBudget(t *testing.T) {
 		t.Fatalf("the fills held only %d bytes: the probe does not fill (%q)", held, o.Stdout)
 	}
 }
+
+func TestAnOutwardSymlinkIsRefusedFromTheGuestAndFromAHostProgram(t *testing.T) {
+	h := hostProgs(t)
+	for _, tt := range []struct{ name, cmd string }{
+		{"the guest", "ln -s . a; ln -s a/.. out; ln -s a/a/../.. out2; mkdir -p p/q; ln -s ../../x p/q/l; mv p/q q2"},
+		{"a host program", "dash -c 'ln -s . a; ln -s a/.. out; ln -s a/a/../.. out2; mkdir -p p/q; ln -s ../../x p/q/l; mv p/q q2'"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, outside := sandboxDir(t)
+			o := runIn(t, h, Scope{Workspace: ws, Mode: WorkspaceWrite}, tt.cmd)
+			if target, err := os.Readlink(filepath.Join(ws, "a")); err != nil || target != "." {
+				t.Fatalf("the inside link a did not land: %q %v (stderr %q)", target, err, o.Stderr)
+			}
+			for _, p := range []string{"out", "out2", "q2/l"} {
+				if target, err := os.Readlink(filepath.Join(ws, p)); err == nil {
+					t.Errorf("%s -> %s landed in the workspace (stderr %q)", p, target, o.Stderr)
+				}
+			}
+			canaryIntact(t, outside)
+		})
+	}
+}

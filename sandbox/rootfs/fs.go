@@ -446,6 +446,14 @@ func (f *FS) Unlink(p string) experimentalsys.Errno {
 // Rename implements experimentalsys.FS; both ends must be writable.
 func (f *FS) Rename(from, to string) experimentalsys.Errno {
 	return f.mutatePair(from, to, true, func(lf, lt loc) error {
+		lt, done, err := f.keepLoc(lt)
+		if err != nil {
+			return err
+		}
+		defer done()
+		if !f.movedLinksStay(lf.fd, lf.at(), lf.path(), lt.path()) {
+			return os.ErrPermission
+		}
 		freed := f.sizeFreed(lt)
 		if err := unix.Renameat(lf.fd, lf.at(), lt.fd, lt.at()); err != nil {
 			return err
@@ -462,8 +470,13 @@ func (f *FS) Rename(from, to string) experimentalsys.Errno {
 // like a write too.
 func (f *FS) Link(oldPath, newPath string) experimentalsys.Errno {
 	return f.mutatePair(oldPath, newPath, false, func(lo, ln loc) error {
-		// A hard link to a symlink copies its target: refuse escaping ones.
-		if t, isLink, e := f.readLink(lo.fd, lo.at()); e != 0 || isLink && escapingTarget(t, ln.path()) {
+		ln, done, err := f.keepLoc(ln)
+		if err != nil {
+			return err
+		}
+		defer done()
+		// A hard link to a symlink is that symlink at a new place.
+		if t, isLink, e := f.readLink(lo.fd, lo.at()); e != 0 || isLink && !f.linkAllowed(t, ln.path()) {
 			return os.ErrPermission
 		}
 		return unix.Linkat(lo.fd, lo.at(), ln.fd, ln.at(), 0)
@@ -496,12 +509,18 @@ func (f *FS) mutatePair(first, second string, moving bool, op func(a, b loc) err
 }
 
 // Symlink implements experimentalsys.FS. A target that is absolute or
-// leaves the root is refused with EPERM even though the FS would not
-// follow it: host tools run later by the user would. So is a target that
-// names a protected path.
+// leaves the root — lexically, or resolved through the links there are
+// (links.go) — is refused with EPERM even though the FS would not follow
+// it: host tools run later by the user would. So is a target that names a
+// protected path.
 func (f *FS) Symlink(target, linkName string) experimentalsys.Errno {
 	return f.mutate(linkName, false, func(l loc) error {
-		if escapingTarget(target, l.path()) {
+		l, done, err := f.keepLoc(l)
+		if err != nil {
+			return err
+		}
+		defer done()
+		if !f.linkAllowed(target, l.path()) {
 			return os.ErrPermission
 		}
 		if !f.prot.empty() && f.prot.protects(path.Join(l.rel, target), false) {
