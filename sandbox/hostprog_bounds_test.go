@@ -230,3 +230,45 @@ func TestAnOutwardSymlinkIsRefusedFromTheGuestAndFromAHostProgram(t *testing.T) 
 		})
 	}
 }
+
+func TestARebaseTodoExecIsRemovedBeforeTheUsersGitRunsIt(t *testing.T) {
+	sharedtest.Tools(t, "git")
+	h := hostProgs(t)
+	ws, _ := sandboxDir(t)
+	git := func(args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"config", "user.name", "t"}, {"config", "user.email", "t@example.com"}} {
+		if out, err := git(args...); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	for _, n := range []string{"one", "two"} {
+		must(t, os.WriteFile(filepath.Join(ws, n), []byte(n), 0o644))
+		if out, err := git("add", n); err != nil {
+			t.Fatal(out)
+		}
+		if out, err := git("commit", "-qm", n); err != nil {
+			t.Fatal(out)
+		}
+	}
+	// The model's rebase stops at a break with an exec step after it.
+	editor := `f() { { printf "break\nexec touch PWNED\n"; cat "$1"; } > "$1.new" && mv "$1.new" "$1"; }; f`
+	o := runIn(t, h, Scope{Workspace: ws, Mode: GitWrite}, "GIT_SEQUENCE_EDITOR='"+editor+"' git rebase -q -i HEAD~1")
+	if !strings.Contains(o.Note, "removed 1 exec step(s) from .git/rebase-merge/git-rebase-todo") || !strings.Contains(o.Note, "touch PWNED") {
+		t.Fatalf("note %q (stdout %q stderr %q)", o.Note, o.Stdout, o.Stderr)
+	}
+	// The user goes on with the rebase on the host.
+	if out, err := git("rebase", "--continue"); err != nil {
+		t.Fatalf("git rebase --continue: %v %s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "PWNED")); err == nil {
+		t.Fatal("the exec step ran on the host")
+	}
+	if out, _ := git("log", "--format=%s"); out != "two\none\n" {
+		t.Fatalf("the rebase did not finish as planned: %q", out)
+	}
+}

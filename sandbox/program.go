@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/ptc-dev/ptc/sandbox/memfs"
 	"github.com/ptc-dev/ptc/sandbox/rootfs"
@@ -86,6 +87,11 @@ func (h *Host) RunProgram(ctx context.Context, scope Scope, p Program) (ProgramE
 	end := ProgramEnd{ExitCode: res.ExitCode, Signal: res.Signal}
 	for _, a := range []*applier{ap, tmpAp} {
 		end.Note = joinNote(end.Note, a.note(p.Args[0]))
+	}
+	if key.mode == GitWrite {
+		if notes := fs.DisarmGitState(); len(notes) > 0 {
+			end.Note = joinNote(end.Note, strings.Join(notes, "; "))
+		}
 	}
 	return end, nil
 }

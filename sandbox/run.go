@@ -185,6 +185,11 @@ func (h *Host) call(ctx context.Context, in *instance, key poolKey, opts callOpt
 		o.QuotaHit = true
 		o.Note = joinNote(o.Note, quotaRoom(in.fs)+"; remove files the session made, or ask the user for a larger quota")
 	}
+	if key.mode == GitWrite {
+		if notes := in.fs.DisarmGitState(); len(notes) > 0 {
+			o.Note = joinNote(o.Note, strings.Join(notes, "; "))
+		}
+	}
 	return o, err
 }
 
@@ -201,8 +206,8 @@ func crashed(o Outcome, ge *GuestError) Outcome {
 
 // joinNote appends b to the note a.
 func joinNote(a, b string) string {
-	if a == "" {
-		return b
+	if a == "" || b == "" {
+		return a + b
 	}
 	return a + "; " + b
 }
