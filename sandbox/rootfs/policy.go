@@ -19,9 +19,16 @@ var DefaultProtected = []string{".git", ".ptc", ".mcp.json"}
 // even in git-write mode: the files git reads to decide what to run or
 // where its configuration lives. Everything else there (objects, refs,
 // index, logs, HEAD, stash) is git's own data and writable.
+//
+// The object store's alternates (which could pull another repository's
+// objects into this one) and the legacy remotes and branches files (remote
+// URLs git fetches from) are kept too: git in the sandbox has no business
+// writing them. What git runs from the rest of its state is removed after
+// each command instead (DisarmGitState).
 var GitWriteKept = []string{
 	".git/config", ".git/config.worktree", ".git/commondir", ".git/gitdir",
 	".git/hooks/**", ".git/modules/**", ".git/worktrees/**",
+	".git/objects/info/alternates", ".git/objects/info/http-alternates", ".git/remotes/**", ".git/branches/**",
 }
 
 // maxHops bounds the symlinks followed while resolving one path.
