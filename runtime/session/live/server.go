@@ -67,6 +67,23 @@ const queueLen = 8192
 // maxRequest bounds the request line a client may send.
 const maxRequest = 4 << 10
 
+// Bounds on clients, so none can hold the owner up: a session's turn
+// ends, and its process exits, whatever its clients do.
+const (
+	// MaxClients is how many clients one session serves at once; more
+	// are hung up on at once.
+	MaxClients = 64
+	// MaxIdleClients is how many of them may be connected without having
+	// sent their request yet (each waits at most requestWait).
+	MaxIdleClients = 8
+	// requestWait bounds the wait for a client's request line.
+	requestWait = 5 * time.Second
+	// CloseGrace is how long Close lets followers take the events
+	// appended before it and the closing line; then it hangs up on
+	// every client that is left.
+	CloseGrace = time.Second
+)
+
 // Server serves one session on a socket until Close.
 type Server struct {
 	src  Source
@@ -75,7 +92,8 @@ type Server struct {
 	dir  *os.File // keeps a long path reachable via /proc/self/fd
 
 	mu      sync.Mutex
-	conns   map[net.Conn]chan struct{}
+	conns   map[net.Conn]bool // value: the client sent its request
+	idle    int               // clients that have not sent their request
 	closing bool
 	closed  chan struct{}
 	wg      sync.WaitGroup
@@ -98,7 +116,7 @@ func Serve(dir string, src Source) (*Server, error) {
 		}
 		return nil, fmt.Errorf("serve session %s on %s: %w", src.Header().ID, path, err)
 	}
-	s := &Server{src: src, ln: ln, path: path, dir: d, conns: map[net.Conn]chan struct{}{}, closed: make(chan struct{})}
+	s := &Server{src: src, ln: ln, path: path, dir: d, conns: map[net.Conn]bool{}, closed: make(chan struct{})}
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
@@ -117,14 +135,22 @@ func (s *Server) accept() {
 			c.Close()
 			return
 		}
-		done := make(chan struct{})
-		s.conns[c] = done
+		if len(s.conns) >= MaxClients || s.idle >= MaxIdleClients {
+			s.mu.Unlock()
+			c.Close() // too many: hang up at once
+			continue
+		}
+		s.conns[c] = false
+		s.idle++
 		s.wg.Add(1)
 		s.mu.Unlock()
 		go func() {
 			defer s.wg.Done()
 			s.serve(c)
 			s.mu.Lock()
+			if !s.conns[c] {
+				s.idle--
+			}
 			delete(s.conns, c)
 			s.mu.Unlock()
 			c.Close()
@@ -133,7 +159,9 @@ func (s *Server) accept() {
 }
 
 // Close stops accepting, tells every follower the session closed, and
-// removes the socket.
+// removes the socket. It returns within about CloseGrace whatever the
+// clients do: a client still connected then (one that sent nothing, or
+// does not read) is hung up on.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closing {
@@ -142,9 +170,28 @@ func (s *Server) Close() error {
 	}
 	s.closing = true
 	close(s.closed)
+	for c, asked := range s.conns {
+		if !asked {
+			c.Close() // it asked for nothing: nothing to finish
+		}
+	}
 	s.mu.Unlock()
 	err := s.ln.Close()
-	s.wg.Wait()
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(CloseGrace):
+		s.mu.Lock()
+		for c := range s.conns {
+			c.Close()
+		}
+		s.mu.Unlock()
+		<-done
+	}
 	_ = os.Remove(s.path)
 	if s.dir != nil {
 		s.dir.Close()
@@ -157,7 +204,7 @@ func (s *Server) Close() error {
 
 // serve answers one client.
 func (s *Server) serve(c net.Conn) {
-	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(requestWait))
 	line, err := bufio.NewReader(io.LimitReader(c, maxRequest)).ReadBytes('\n')
 	if err != nil && len(line) == 0 {
 		return
@@ -167,6 +214,10 @@ func (s *Server) serve(c net.Conn) {
 	if json.Unmarshal(line, &req) != nil {
 		return
 	}
+	s.mu.Lock()
+	s.conns[c] = true
+	s.idle--
+	s.mu.Unlock()
 	w := bufio.NewWriter(c)
 	enc := json.NewEncoder(w)
 	send := func(m message) bool {

@@ -226,3 +226,59 @@ func TestAVeryDeepSessionDirectoryIsStillServed(t *testing.T) {
 }
 
 func chunkText(s string) llm.Chunk { return llm.Chunk{Kind: llm.ChunkText, Text: s} }
+
+func TestClientsDoNotHoldTheOwnerUp(t *testing.T) {
+	dir := t.TempDir()
+	src := newSource(t)
+	src.add(t, session.TypeTurnStart, session.TurnStart{Turn: 1})
+	srv, err := live.Serve(dir, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every client below stays connected until Close has returned: a
+	// Close that waited for any of them would never return.
+	var clients []net.Conn
+	defer func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	}()
+	dial := func() net.Conn {
+		c, err := net.Dial("unix", filepath.Join(dir, session.SocketName))
+		if err != nil {
+			return nil
+		}
+		clients = append(clients, c)
+		return c
+	}
+	// A follower that never reads while the session writes far more than
+	// a socket buffers.
+	if c := dial(); c != nil {
+		c.Write([]byte(`{"op":"follow","until":"session"}` + "\n"))
+	}
+	big := strings.Repeat("x", 4000)
+	for i := 0; i < 500; i++ {
+		src.add(t, session.TypeAssistantChunk, map[string]any{"turn": 1, "step": 1, "attempt": 1, "chunk": chunkText(big)})
+	}
+	// Far more clients than a session serves, none sending anything.
+	for i := 0; i < 4*live.MaxClients; i++ {
+		if dial() == nil {
+			break // refused: the listen backlog is full
+		}
+	}
+	// A real client is still served once the idle ones are dropped.
+	served := false
+	for try := 0; try < 100 && !served; try++ {
+		_, events, err := live.Show(context.Background(), dir)
+		served = err == nil && len(events) == 501
+		if !served {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if !served {
+		t.Fatal("a real client was never served among the idle ones")
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
