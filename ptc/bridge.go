@@ -91,6 +91,10 @@ func (b *bridge) call(cf callFrame) {
 		return
 	}
 	id := h.req.CallID + ":ptc:" + strconv.Itoa(n)
+	if len(cf.args) > MaxCallArgs {
+		b.refuse(n, id, cf)
+		return
+	}
 	c := &nested{
 		n: n,
 		call: tools.Call{ID: id, Name: cf.name, Raw: cf.args, Args: json.RawMessage(cf.args),
@@ -129,6 +133,20 @@ func (b *bridge) call(cf callFrame) {
 		go b.sequence()
 	})
 	b.queue <- c // never blocks: the queue holds MaxCalls
+}
+
+// refuse settles a call whose arguments are over MaxCallArgs without
+// running it or logging its arguments (the engine refuses such calls
+// itself; this is the host's own guard). It keeps the calls' numbering.
+func (b *bridge) refuse(n int, id string, cf callFrame) {
+	msg := argsTooLarge(cf.name, len(cf.args))
+	c := &nested{n: n, call: tools.Call{ID: id, Name: cf.name},
+		rec: CallRecord{ID: id, Name: cf.name, Arguments: "{}", Settled: true, IsError: true, Code: tools.CodeInvalidArgs}}
+	b.mu.Lock()
+	b.calls = append(b.calls, c)
+	b.mu.Unlock()
+	body, _ := json.Marshal(callError{Code: tools.CodeInvalidArgs, Message: msg})
+	b.h.settle(n, settleError, body)
 }
 
 // concurrencySafe asks the tool whether the call may share the pool; a

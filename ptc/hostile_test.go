@@ -3,6 +3,7 @@ package ptc
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -140,8 +141,12 @@ var hostilePrograms = []hostile{
 		code: "for (let i = 0; i < 10000; i++) await tools.echo({ i })"},
 	{name: "a huge return value", lim: Limits{HardOutput: 1 << 20}, kind: KindOutputLimit, msg: "more than 1 MiB",
 		code: "return 'y'.repeat(2 << 20)"},
-	{name: "a nested call with 20 MB of arguments goes through", msg: "20971520",
-		code: "const r = await tools.echo({ s: 'y'.repeat(20 << 20) });\nreturn r.s.length"},
+	{name: "a nested call with 3 MB of arguments goes through", msg: "3145728",
+		code: "const r = await tools.echo({ s: 'y'.repeat(3 << 20) });\nreturn r.s.length"},
+	{name: "a nested call with 60 MB of arguments is refused before the host copies it", kind: KindException, msg: "over the 4 MiB a tool call from a program may carry",
+		code: "await tools.echo({ s: 'y'.repeat(60 << 20) })"},
+	{name: "and the program can catch the refusal", msg: "INVALID_ARGS",
+		code: "try { await tools.echo({ s: 'y'.repeat(60 << 20) }) } catch (e) { return e.code }"},
 	{name: "a million pending timers stop at the memory budget", lim: Limits{Timeout: 30 * time.Second, HeapGrowth: 64 << 20}, kind: KindMemoryLimit,
 		code: "for (let i = 0; i < 1e6; i++) setTimeout(() => {}, 1e9);\nawait new Promise(() => {})"},
 	{name: "arguments whose getter loops time out", lim: quick, kind: KindTimeout,
@@ -290,11 +295,17 @@ func TestARequestedTimeoutIsCappedAtTheMaximum(t *testing.T) {
 }
 
 func TestTheEngineDoesNotInheritSecrets(t *testing.T) {
-	t.Setenv("PTC_TEST_SECRET_KEY", "sk-secret")
+	for _, k := range []string{"PTC_TEST_SECRET_KEY", "GOPROXY", "GOAUTH", "GOOGLE_API_KEY", "GONOSUMDB", "GOFLAGS"} {
+		t.Setenv(k, "sk-secret-"+k)
+	}
+	t.Setenv("GOGC", "150")
 	env := engineEnviron()
 	for _, kv := range env {
 		if strings.Contains(kv, "sk-secret") {
 			t.Fatalf("the engine environment holds %q", kv)
 		}
+	}
+	if !slices.Contains(env, "GOGC=150") {
+		t.Fatalf("the Go runtime's own settings must pass: %q", env)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
 // This file is the engine side of a run: it executes inside the engine
@@ -269,6 +271,14 @@ func (r *jsRun) log(level, text string) {
 // call to the host and returns the promise its settlement will settle.
 func (r *jsRun) call(name, raw string) goja.Value {
 	p, resolve, reject := r.rt.NewPromise()
+	if len(raw) > MaxCallArgs {
+		// Refused here, in the engine: the host never holds a copy.
+		e, err := r.rt.New(r.help.toolCallError, r.rt.ToValue(name), r.rt.ToValue(tools.CodeInvalidArgs), r.rt.ToValue(argsTooLarge(name, len(raw))))
+		if err == nil {
+			_ = reject(e)
+		}
+		return r.rt.ToValue(p)
+	}
 	if r.calls >= r.msg.MaxCalls {
 		r.halt(&Failure{Kind: KindCallLimit, Message: fmt.Sprintf(
 			"the program made more than %d tool calls; batch the work or narrow it (e.g. one grep instead of many reads)", r.msg.MaxCalls)})

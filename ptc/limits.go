@@ -1,6 +1,9 @@
 package ptc
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Limits are the budgets of one run. The zero value of a field means its
 // default (see DefaultLimits). A per-call timeout_ms may ask for any wall
@@ -29,6 +32,18 @@ type Limits struct {
 	MaxCalls int
 	// Parallel is the pool of concurrency-safe nested calls running at once.
 	Parallel int
+}
+
+// MaxCallArgs bounds the JSON arguments of one tool call from a program,
+// in bytes. A larger call is refused in the engine, before anything is
+// copied to the host: each call's arguments are held several times over
+// there (the call, its events, the log's batch, validation), so a 60 MB
+// string used to take the ptc process to 2.7–3.4 GB.
+const MaxCallArgs = 4 << 20
+
+// argsTooLarge is the message of a call refused for its size.
+func argsTooLarge(name string, n int) string {
+	return fmt.Sprintf("tools.%s: the arguments are %d bytes of JSON, over the %d MiB a tool call from a program may carry; pass a path instead of the content, or write large content in pieces", name, n, MaxCallArgs>>20)
 }
 
 // DefaultLimits are the budgets of the ptc preset.

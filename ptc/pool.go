@@ -118,19 +118,23 @@ func openPipes() ([][2]*os.File, error) {
 	return ps, nil
 }
 
-// engineEnviron is the part of the host's environment an engine gets: the
-// Go runtime's settings (GOMAXPROCS, GOGC, GODEBUG, GORACE, GOCOVERDIR…)
-// and nothing else, so API keys and tokens never reach the process that
-// runs model-written code.
+// engineEnviron is the part of the host's environment an engine gets:
+// the Go runtime's own settings, named one by one, and nothing else, so
+// API keys and tokens never reach the process that runs model-written
+// code. (A GO prefix let GOPROXY credentials, GOAUTH and GOOGLE_API_KEY
+// through.) GORACE and GOCOVERDIR serve -race and coverage runs.
 func engineEnviron() []string {
 	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GO") {
-			env = append(env, kv)
+	for _, k := range engineEnvKeys {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
 		}
 	}
 	return env
 }
+
+// engineEnvKeys are the variables engineEnviron passes on.
+var engineEnvKeys = []string{"GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GODEBUG", "GOTRACEBACK", "GORACE", "GOCOVERDIR"}
 
 // kill ends the process at once; reads and writes then fail.
 func (e *engineProc) kill() {
