@@ -95,14 +95,15 @@ func splitLines(s string) []string {
 }
 
 // jsDoc renders doc lines as a JSDoc comment at the given indent, with
-// "*/" escaped so no text can end the comment early.
+// "*/" escaped so no text can end the comment early, and no character
+// that could drive a terminal shown raw (safe.go).
 func jsDoc(lines []string, indent string) string {
 	if len(lines) == 0 {
 		return ""
 	}
 	esc := make([]string, len(lines))
 	for i, l := range lines {
-		esc[i] = strings.ReplaceAll(l, "*/", `*\/`)
+		esc[i] = strings.ReplaceAll(visible(l), "*/", `*\/`)
 	}
 	if len(esc) == 1 {
 		return fmt.Sprintf("%s/** %s */\n", indent, esc[0])

@@ -199,7 +199,8 @@ func canonical(v *value) string {
 }
 
 // quoteJSON quotes s as a JSON string that is also a valid TypeScript and
-// JavaScript string literal (U+2028 and U+2029 are escaped).
+// JavaScript string literal (U+2028 and U+2029 are escaped), with no
+// unsafe rune raw (safe.go).
 func quoteJSON(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
@@ -214,7 +215,7 @@ func quoteJSON(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029:
+		case r < 0x20 || unsafeRune(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)

@@ -367,6 +367,8 @@ func pyStr(s string) string {
 			b.WriteString(`\t`)
 		case c < 0x20 || c == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, c)
+		case unsafeRune(c):
+			fmt.Fprintf(&b, `\u%04x`, c)
 		default:
 			b.WriteRune(c)
 		}
@@ -376,16 +378,12 @@ func pyStr(s string) string {
 }
 
 // pyComments renders doc lines as # comments, with control characters
-// (which Python source must not hold raw) replaced by spaces.
+// (which Python source must not hold raw) and the other unsafe runes
+// shown as visible escapes (safe.go).
 func pyComments(lines []string, indent string) string {
 	var b strings.Builder
 	for _, l := range lines {
-		l = strings.Map(func(c rune) rune {
-			if c < 0x20 || c == 0x7f {
-				return ' '
-			}
-			return c
-		}, l)
+		l = visible(l)
 		b.WriteString(strings.TrimRight(indent+"# "+l, " ") + "\n")
 	}
 	return b.String()

@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/shell"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/mcp"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sdkgen"
@@ -152,7 +153,7 @@ func toolsFromMCP(ctx context.Context, homeFlag string, servers []mcp.Server, co
 	defer m.Close()
 	for _, s := range m.Servers() {
 		if s.State != mcp.StateUp {
-			return nil, fmt.Errorf("MCP server %s did not start: %s (%s)", s.Name, s.Error, strings.Join(notices, "; "))
+			return nil, fmt.Errorf("MCP server %s did not start: %s (%s)", termsafe.Line(s.Name), termsafe.String(s.Error), termsafe.String(strings.Join(notices, "; ")))
 		}
 	}
 	var specs []tools.Spec

@@ -64,7 +64,7 @@ class KwArraysArgs(TypedDict):
 
 
 class KwEnumConstArgs(TypedDict):
-    color: Literal["red", "dark blue", "say \"hi\"", "back\\slash", "end */ comment", "line\nbreak", "sep arator", "ünï"]
+    color: Literal["red", "dark blue", "say \"hi\"", "back\\slash", "end */ comment", "line\nbreak", "sep\u2028arator", "ünï"]
     level: Literal[1, 2, -1, 10000000000000000000] | float
     flag: Literal[True, False] | None
     mixed: Literal["a", 1, True] | None | dict[str, JsonValue] | list[JsonValue]
