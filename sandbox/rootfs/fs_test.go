@@ -599,16 +599,21 @@ func TestGitWriteOpensOnlyGitsOwnData(t *testing.T) {
 // returns the root-relative path of the deepest. It goes by descriptors:
 // the path is longer than PATH_MAX.
 func deepTree(tb testing.TB, ws string, depth int) string {
+	return deepTreeOf(tb, ws, depth, "d")
+}
+
+// deepTreeOf is deepTree with directories called name.
+func deepTreeOf(tb testing.TB, ws string, depth int, name string) string {
 	tb.Helper()
 	fd, err := unix.Open(ws, unix.O_PATH|unix.O_DIRECTORY, 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for i := 0; i < depth; i++ {
-		if err := unix.Mkdirat(fd, "d", 0o755); err != nil && err != unix.EEXIST {
+		if err := unix.Mkdirat(fd, name, 0o755); err != nil && err != unix.EEXIST {
 			tb.Fatal(err)
 		}
-		next, err := unix.Openat(fd, "d", unix.O_PATH|unix.O_DIRECTORY, 0)
+		next, err := unix.Openat(fd, name, unix.O_PATH|unix.O_DIRECTORY, 0)
 		unix.Close(fd)
 		if err != nil {
 			tb.Fatal(err)
@@ -616,23 +621,31 @@ func deepTree(tb testing.TB, ws string, depth int) string {
 		fd = next
 	}
 	unix.Close(fd)
-	return strings.TrimSuffix(strings.Repeat("d/", depth), "/")
+	return strings.TrimSuffix(strings.Repeat(name+"/", depth), "/")
 }
 
 func TestPathsDeeperThanPathMaxResolve(t *testing.T) {
+	// 320 levels of 16-byte names: 5 440 bytes, past PATH_MAX (4 096)
+	// and past several of the cache's sparse steps. (A 5 000-level chain
+	// of one-byte names made the same point in seconds of ext4 mkdirs and
+	// RemoveAll, past 10 s on a busy machine.)
+	const depth, name = 320, "dddddddddddddddd"
 	ws, _ := tree(t)
-	p := deepTree(t, ws, 5000)
+	p := deepTreeOf(t, ws, depth, name)
+	if len(p) <= unix.PathMax {
+		t.Fatalf("the path is only %d bytes", len(p))
+	}
 	f := newFS(t, ws, Options{})
 	h, e := f.OpenFile(p+"/leaf.txt", create, 0o644)
 	if e != 0 {
-		t.Fatalf("create at depth 5000: %v", e)
+		t.Fatalf("create at depth %d: %v", depth, e)
 	}
 	h.Close()
 	if _, e := f.Stat(p + "/leaf.txt"); e != 0 {
-		t.Fatalf("stat at depth 5000: %v", e)
+		t.Fatalf("stat at depth %d: %v", depth, e)
 	}
 	if e := f.Mkdir(p+"/.git", 0o755); e != experimentalsys.EACCES {
-		t.Fatalf("a .git at depth 5000: got %v, want EACCES", e)
+		t.Fatalf("a .git at depth %d: got %v, want EACCES", depth, e)
 	}
 }
 
