@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/ptc-dev/ptc/ptc"
@@ -96,7 +97,11 @@ func RunShell(ctx context.Context, o ShellOptions) (sandbox.Outcome, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = toolbox.DefaultBashTimeout
 	}
-	host := sandbox.NewHost(sandbox.Config{PoolSize: -1, HostExec: &sandbox.HostExec{}})
+	hx, err := sandbox.HostExecFromEnv(os.Getenv)
+	if err != nil {
+		return sandbox.Outcome{}, err
+	}
+	host := sandbox.NewHost(sandbox.Config{PoolSize: -1, HostExec: hx})
 	host.Warm()
 	defer host.Close(context.Background())
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)

@@ -109,7 +109,11 @@ func (h *Home) Host() (*sandbox.Host, error) {
 		if err := os.MkdirAll(spill, 0o700); err != nil {
 			return nil, fmt.Errorf("cannot create the spill area: %w", err)
 		}
-		h.host = sandbox.NewHost(sandbox.Config{HostExec: &sandbox.HostExec{}})
+		hx, err := sandbox.HostExecFromEnv(os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		h.host = sandbox.NewHost(sandbox.Config{HostExec: hx})
 		h.host.Warm()
 	}
 	return h.host, nil

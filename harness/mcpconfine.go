@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ptc-dev/ptc/runtime/mcp"
+	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/sandbox/hostexec"
 )
 
@@ -23,7 +24,11 @@ type mcpConfiner struct {
 }
 
 func newMCPConfiner() *mcpConfiner {
-	return &mcpConfiner{runner: hostexec.NewRunner(hostexec.Config{}), home: hostexec.UserHome()}
+	var limits hostexec.Limits
+	if hx, err := sandbox.HostExecFromEnv(os.Getenv); err == nil {
+		limits = hx.Limits // a bad value fails the host programs with its message; servers keep the defaults
+	}
+	return &mcpConfiner{runner: hostexec.NewRunner(hostexec.Config{Limits: limits}), home: hostexec.UserHome()}
 }
 
 // Run implements mcp.Confiner.
