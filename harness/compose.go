@@ -14,8 +14,10 @@ import (
 	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/skills"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
+	"github.com/ptc-dev/ptc/toolbox"
 )
 
 // composition is everything one set of settings turns into: the agent's
@@ -48,8 +50,14 @@ type composeInput struct {
 	hooks    agent.Hooks
 	scope    *scope
 	// project is the AGENTS.md section, read once per composition so
-	// every request (and a tool-set refresh) carries the same bytes.
+	// every request (and a tool-set refresh) carries the same bytes;
+	// skills likewise is the skills catalog, found once per composition.
 	project prompt.Section
+	skills  *skills.Catalog
+	// home is the ptc home's directory (its skills); window the model's
+	// context window in tokens (the catalog's budget).
+	home   string
+	window int
 }
 
 // compose wires the preset (prompt sections, snapshots, tool set) and the
@@ -71,12 +79,15 @@ func compose(in composeInput) (composition, error) {
 	if build == nil {
 		build = Toolset
 	}
-	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Extra: in.extraTools(), Network: s.Network, scope: in.scope})
+	in.skills = skills.Discover(s.Workspace, in.home)
+	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Extra: in.extraTools(), Network: s.Network, Skills: in.skills, scope: in.scope})
 	if err != nil {
 		return composition{}, err
 	}
 	project, notes := ProjectInstructions(s.Workspace)
 	in.project = project
+	notes = append(notes, in.skills.Warnings()...)
+	in.window = choice.Info.ContextWindow
 	sections, err := in.sections(reg)
 	if err != nil {
 		return composition{}, err
@@ -111,12 +122,16 @@ func compose(in composeInput) (composition, error) {
 }
 
 // sections are the system prompt sections of a composition: the
-// preset's (with the plan policy, PTC rule and SDK) and the project
-// instructions.
+// preset's (with the plan policy, PTC rule and SDK), the skills catalog
+// when the skill tool is there (capped for the model's window) and the
+// project instructions.
 func (in composeInput) sections(reg *tools.Registry) ([]prompt.Section, error) {
 	sections, err := SystemSections(in.preset, reg)
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := reg.Lookup(toolbox.SkillName); ok {
+		sections = append(sections, in.skills.Section(skills.Budget(in.window)))
 	}
 	return append(sections, in.project), nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ptc-dev/ptc/presets"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/skills"
 	"github.com/ptc-dev/ptc/sandbox"
 )
 
@@ -113,11 +114,27 @@ func (h *Home) Host() (*sandbox.Host, error) {
 		if err != nil {
 			return nil, err
 		}
-		h.host = sandbox.NewHost(sandbox.Config{HostExec: hx})
+		h.host = sandbox.NewHost(sandbox.Config{HostExec: hx, ReadOnlyDirs: h.readOnlyDirs()})
 		h.host.Warm()
 	}
 	return h.host, nil
 }
+
+// readOnlyDirs are the home's directories every sandboxed call may read:
+// the user's skills (so read opens a skill's files at the paths the
+// skill tool lists), when there are any.
+func (h *Home) readOnlyDirs() []string {
+	dir := filepath.Join(h.dir, skills.HomeDir)
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return []string{dir}
+	}
+	return nil
+}
+
+// Skills finds the skills of workspace ("" for none) and of the home's
+// skills directory, afresh on every call (a session reads them once per
+// composition, as it reads AGENTS.md).
+func (h *Home) Skills(workspace string) *skills.Catalog { return skills.Discover(workspace, h.dir) }
 
 // SpillDir is where results too large for the model's context are kept
 // in full: <home>/spill/<session id>, outside the workspace so a session

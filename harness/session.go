@@ -238,7 +238,7 @@ func (s *Session) apply(ctx context.Context, settings session.Settings, changed 
 	}
 	id := s.log.Header().ID
 	comp, err := compose(composeInput{
-		id: id, preset: preset, settings: settings, host: host, spill: s.home.SpillDir(id),
+		id: id, preset: preset, settings: settings, host: host, spill: s.home.SpillDir(id), home: s.home.Dir(),
 		getenv: s.opts.Getenv, models: table, now: s.opts.Now, extra: s.opts.ExtraTools, source: s.opts.ToolSource,
 		buildReg: s.opts.Toolset, retry: s.opts.Retry, hooks: s.opts.Hooks, scope: s.scope,
 	})

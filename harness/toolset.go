@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ptc-dev/ptc/presets"
+	"github.com/ptc-dev/ptc/runtime/skills"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/toolbox"
@@ -26,6 +27,9 @@ type ToolsetConfig struct {
 	Extra []tools.Tool
 	// Network lets host programs run by the sandbox reach the network.
 	Network bool
+	// Skills are the skills of the workspace and home (Home.Skills); nil
+	// or empty leaves the skill tool out.
+	Skills *skills.Catalog
 	// scope is the session's plan mode, goal and children; nil (outside
 	// a session) builds those tools detached.
 	scope *scope
@@ -97,10 +101,15 @@ func Toolset(cfg ToolsetConfig) (*tools.Registry, error) {
 		cfg.scope = detachedScope()
 	}
 	deps := cfg.scope.deps(&sandboxSet{cfg: cfg})
+	deps.Skills = cfg.Skills
 	built := make([]tools.Tool, 0, len(cfg.Preset.Tools)+len(cfg.Extra))
 	for _, name := range presetTools(cfg.Preset) {
-		if e, ok := toolbox.Lookup(name); !ok || e.Hidden {
+		e, ok := toolbox.Lookup(name)
+		if !ok || e.Hidden {
 			return nil, fmt.Errorf("preset %s lists unknown tool %q", cfg.Preset.ID, name)
+		}
+		if e.Absent != nil && e.Absent(deps) {
+			continue
 		}
 		t, err := toolbox.Build(name, deps)
 		if err != nil {

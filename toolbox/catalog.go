@@ -6,6 +6,7 @@ import (
 
 	"github.com/ptc-dev/ptc/runtime/goal"
 	"github.com/ptc-dev/ptc/runtime/plan"
+	"github.com/ptc-dev/ptc/runtime/skills"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -23,6 +24,9 @@ const (
 	// NeedsAgents: the session's children. A nil Agents still builds (the
 	// tools list and refuse to run), as ptc tools and ptc exec need.
 	NeedsAgents
+	// NeedsSkills: the skills found for the session. Without any, the
+	// tool is left out of the toolset (see Entry.Absent).
+	NeedsSkills
 )
 
 // Deps is what one toolset build hands the catalog's constructors. The
@@ -40,6 +44,9 @@ type Deps struct {
 	Goals *goal.Keeper
 	// Agents are the session's children (nil: no session).
 	Agents Agents
+	// Skills are the skills of the session's workspace and home (nil:
+	// none).
+	Skills *skills.Catalog
 }
 
 // Entry is one built-in tool: its wire name, what its constructor needs,
@@ -50,6 +57,10 @@ type Entry struct {
 	// Hidden tools are in no preset's reach (noop, for tests and
 	// benchmarks); PresetNames leaves them out.
 	Hidden bool
+	// Absent, when set, reports that what the tool serves is not there
+	// for this build (no skills): the toolset leaves the tool out
+	// instead of offering the model a tool with nothing behind it.
+	Absent func(Deps) bool
 	New    func(Deps) (tools.Tool, error)
 }
 
@@ -83,6 +94,7 @@ var catalog = []Entry{
 	{Name: AgentOutputName, Needs: NeedsAgents, New: func(d Deps) (tools.Tool, error) { return AgentOutput(d.Agents), nil }},
 	{Name: AgentListName, Needs: NeedsAgents, New: func(d Deps) (tools.Tool, error) { return AgentList(d.Agents), nil }},
 	{Name: AgentStopName, Needs: NeedsAgents, New: func(d Deps) (tools.Tool, error) { return AgentStop(d.Agents), nil }},
+	{Name: SkillName, Needs: NeedsSkills, Absent: func(d Deps) bool { return d.Skills.Len() == 0 }, New: func(d Deps) (tools.Tool, error) { return Skill(d.Skills), nil }},
 	{Name: tools.RunCodeName, New: fixed(func() tools.Tool { return NewRunCode(RunCodeConfig{}) })},
 	{Name: NoopName, Hidden: true, New: fixed(Noop)},
 }

@@ -85,6 +85,7 @@ turn headless; ptc sessions lists earlier sessions and ptc --resume ID continues
 		newAttachCmd(),
 		newBenchCmd(),
 		newMcpCmd(),
+		newSkillsCmd(),
 		newWorkerCmd(),
 		newNatsCmd(),
 		newServeCmd(),

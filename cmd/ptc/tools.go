@@ -53,7 +53,7 @@ func newToolsCmd() *cobra.Command {
 				defer m.Close()
 				extra, servers = m.Tools(), m.Servers()
 			}
-			reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p, Workspace: ws, Extra: extra})
+			reg, err := harness.Toolset(harness.ToolsetConfig{Preset: p, Workspace: ws, Extra: extra, Skills: home.Skills(ws)})
 			if err != nil {
 				return err
 			}
