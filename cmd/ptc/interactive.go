@@ -75,7 +75,7 @@ func interactive(c *cobra.Command, f *runFlags) error {
 			return cerr
 		}
 		if text != "" && !handled {
-			res, rerr := a.sess.Run(c.Context(), text)
+			res, rerr := a.sess.Run(c.Context(), expandCommand(a, f, text))
 			if rerr != nil {
 				return rerr
 			}

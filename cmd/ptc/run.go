@@ -17,6 +17,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/slash"
 )
 
 // newRunCmd is `ptc run`: one turn, headless.
@@ -78,6 +79,7 @@ func runOnce(c *cobra.Command, f *runFlags, input string) error {
 	}
 	defer a.Close()
 	pr.sessionID, pr.resume = a.ID(), a.resumeHint()
+	input = expandCommand(a, f, input)
 
 	ctx, stop := interruptContext(c.Context())
 	defer stop()
@@ -89,6 +91,24 @@ func runOnce(c *cobra.Command, f *runFlags, input string) error {
 		return err
 	}
 	return turnError(res)
+}
+
+// expandCommand is input with a custom slash command ("/name args", a
+// .ptc/commands or $PTC_HOME/commands file) replaced by its prompt; any
+// other input as given. What was wrong with the command files is said
+// when the input calls a command.
+func expandCommand(a *app, f *runFlags, input string) string {
+	if _, _, call := slash.Parse(input); !call {
+		return input
+	}
+	prompt, ok, warnings := a.sess.ExpandCommand(input)
+	for _, w := range warnings {
+		f.notef("ptc: warning: %s", termsafe.String(w))
+	}
+	if !ok {
+		return input
+	}
+	return prompt
 }
 
 // turnError turns an outcome that is not a success into the command's

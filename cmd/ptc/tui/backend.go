@@ -7,6 +7,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/slash"
 )
 
 // Backend is the session the TUI drives: in ptc a harness session with
@@ -49,6 +50,9 @@ type Backend interface {
 	ResumeHint() string
 	// HistoryDir is where input history files live (the ptc home).
 	HistoryDir() string
+	// Commands are the custom slash commands (.ptc/commands,
+	// $PTC_HOME/commands), read afresh on each call.
+	Commands() slash.Set
 
 	// Plan mode and goals (/plan, /goal).
 	PlanMode() bool

@@ -18,6 +18,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/slash"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screens in testdata/")
@@ -36,6 +37,7 @@ type fakeBackend struct {
 	plan     bool
 	goal     session.Goal
 	queue    []string // follow-ups, as a session's inbox holds them
+	commands slash.Set
 }
 
 func newFake(t *testing.T) *fakeBackend {

@@ -126,20 +126,26 @@ func (m *Model) submit() tea.Cmd {
 	m.popup = nil
 	if name, arg, ok := parseCommand(text); ok {
 		cmd, found := lookupCommand(name)
+		prompt, custom := "", false
 		if !found {
+			prompt, custom = m.customCommand(name, arg)
+		}
+		switch {
+		case custom:
+			text = prompt // a custom command is a prompt: sent below
+		case !found:
 			m.tr.notice(toneWarn, "unknown command /"+name+"; /help lists the commands (start the line with // to send text beginning with /)")
 			m.in.Reset()
 			return nil
-		}
-		if (m.running || m.busy != "") && !cmd.whileRunning {
+		case (m.running || m.busy != "") && !cmd.whileRunning:
 			m.tr.notice(toneWarn, "/"+cmd.name+" waits until the turn ends (ctrl+c cancels it)")
 			return nil
+		default:
+			m.hist.add(raw)
+			m.in.Reset()
+			return cmd.run(m, arg)
 		}
-		m.hist.add(raw)
-		m.in.Reset()
-		return cmd.run(m, arg)
-	}
-	if strings.HasPrefix(text, "//") {
+	} else if strings.HasPrefix(text, "//") {
 		text = text[1:] // "//text" sends "/text"
 	}
 	if m.busy != "" {
@@ -169,6 +175,7 @@ func (m *Model) complete() tea.Cmd {
 				m.popup = append(m.popup, "/"+c.name)
 			}
 		}
+		m.popup = append(m.popup, m.customCompletions(v)...)
 		return nil
 	}
 	w := lastWord(v)
