@@ -10,6 +10,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/slash"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/serve"
 )
@@ -330,6 +331,10 @@ func (r *Remote) ResumeHint() string { return "ptc attach " + r.ID() + " --serve
 
 // HistoryDir is where this terminal keeps its input history.
 func (r *Remote) HistoryDir() string { return r.historyDir }
+
+// Commands are none: the server's custom slash commands are not served
+// (yet), so a remote TUI sends "/name args" only for its built-ins.
+func (r *Remote) Commands() slash.Set { return slash.Set{} }
 
 // PlanMode reports whether the session is in plan mode.
 func (r *Remote) PlanMode() bool { return r.record().PlanMode }
