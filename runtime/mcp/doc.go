@@ -12,10 +12,13 @@
 //	         Refresh() at a step boundary, after tools/list_changed or a
 //	         reconnection with another list
 //
-// The servers are the user's own programs and run as the user runs them,
-// with the user's environment and rights: not in the sandbox. That is why
-// a server from a repository's .mcp.json needs the user's approval before
-// it starts. A stdio server's stderr goes to a log file, never the
+// The user's own servers ($PTC_HOME/mcp.json, --mcp-config) run as the
+// user runs them, with the user's environment and rights. A server from a
+// repository's .mcp.json needs the user's approval, bound to its whole
+// definition and the files its command line names (Pin), checked again
+// before every start; a project's stdio server also runs confined,
+// through the Confiner the caller gives (bubblewrap in ptc), unless its
+// definition asks to run unconfined and the approval said so. A stdio server's stderr goes to a log file, never the
 // terminal; a broken connection is retried with backoff, and a call in
 // flight when it broke fails with TOOL_OUTCOME_UNKNOWN.
 //

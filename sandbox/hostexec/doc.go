@@ -3,9 +3,10 @@
 //
 //	ptc (host)                         bwrap: new user, mount, PID, IPC, UTS,
 //	 Run(Spec) ──config (fd 3)──────▶  network namespaces; /usr /lib* /bin /etc
-//	    ▲                               and toolchain roots read-only; private
-//	    │                               size-limited /tmp; HOME = ptc's sandbox
-//	    │                               home; the workspace read-only
+//	    ▲                               and toolchain roots read-only (what root
+//	    │                               alone may read masked); the root and /dev
+//	    │                               read-only; HOME the session's, caches the
+//	    │                               workspace's (Dirs); the workspace read-only
 //	    │                              ┌──────────────────────────────────────┐
 //	    │                              │ helper (this binary, re-executed)     │
 //	    │                              │  mounts an overlay on the workspace:  │
@@ -13,7 +14,9 @@
 //	    │                              │  layer; protected paths bound ro      │
 //	    │                              │  runs the program in a nested user    │
 //	    │                              │  namespace (no capabilities over the  │
-//	    │                              │  mounts), stdio passed straight on    │
+//	    │                              │  mounts), stdio passed straight on,   │
+//	    │                              │  after setting its Limits and, with   │
+//	    │                              │  Landlock, where it may make sockets  │
 //	    │                              │  when it exits: walks the layer and   │
 //	    └──status + changes (fd 4)─────│  streams every change as tar          │
 //	 Apply(changes) through rootfs     └──────────────────────────────────────┘
