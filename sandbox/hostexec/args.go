@@ -68,11 +68,11 @@ func systemArgs() []string {
 }
 
 // scratchArgs are /proc, /dev with a size-limited /dev/shm, and the
-// mount points the helper fills (/tmp, the layers, its proc).
+// mount points the helper fills (/tmp, the layers, the empty lower layer).
 func scratchArgs() []string {
 	return []string{"--proc", "/proc", "--dev", "/dev",
 		"--perms", "1777", "--size", strconv.FormatInt(ShmSize, 10), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
-		"--dir", "/tmp", "--dir", layerPath, "--dir", tmpLayer, "--dir", emptyPath, "--dir", procPath}
+		"--dir", "/tmp", "--dir", layerPath, "--dir", tmpLayer, "--dir", emptyPath}
 }
 
 // mounts collects the binds of host directories at their own path.

@@ -163,3 +163,17 @@ func TestMasksCoverWhatAnUnprivilegedUserCannotRead(t *testing.T) {
 		}
 	})
 }
+
+func TestNoSysctlCanBeWrittenFromTheSandbox(t *testing.T) {
+	r := runner(t)
+	ws := t.TempDir()
+	// Writing the value already there changes nothing, whoever succeeds.
+	got := runSh(t, r, ws, `v=$(cat /proc/sys/vm/overcommit_memory) && echo "$v" > /proc/sys/vm/overcommit_memory && echo WROTE; `+
+		`test -w /proc/sys/kernel/core_pattern && echo WRITABLE; cat /proc/keys | head -c 1 | wc -c`, true)
+	if strings.Contains(got.stdout, "WROTE") || strings.Contains(got.stdout, "WRITABLE") {
+		t.Fatalf("a sysctl is writable in the sandbox: %q %q", got.stdout, got.stderr)
+	}
+	if !strings.HasSuffix(got.stdout, "0\n") {
+		t.Fatalf("/proc/keys is readable: %q", got.stdout)
+	}
+}

@@ -183,6 +183,44 @@ func overlay(dir, lower, upper, work string) error {
 	return nil
 }
 
+// bwrap's /proc is writable where the kernel allows: as root (a
+// container, CI) a program in the sandbox keeps uid 0, and uid 0 may write
+// every sysctl in /proc/sys whatever its namespace — vm.overcommit_memory,
+// or kernel.core_pattern, which makes the host run a program of its
+// choosing when anything crashes. bwrap covers only the /proc directories
+// the caller can write by their mode, which /proc/sys (r-xr-xr-x) is not.
+// So the helper makes the parts of /proc that containers keep read-only
+// read-only, and hides those they mask.
+var (
+	procReadOnly = []string{"/proc/sys", "/proc/sysrq-trigger", "/proc/fs", "/proc/irq", "/proc/bus"}
+	procMasked   = []string{"/proc/kcore", "/proc/keys", "/proc/timer_list", "/proc/sched_debug", "/proc/latency_stats",
+		"/proc/acpi", "/proc/scsi", "/proc/asound"}
+)
+
+// protectProc applies procReadOnly and procMasked to what exists.
+func protectProc() error {
+	for _, p := range procReadOnly {
+		if err := bindAt(p, p, true); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("making %s read-only: %w", p, err)
+		}
+	}
+	for _, p := range procMasked {
+		info, err := os.Lstat(p)
+		switch {
+		case err != nil:
+			continue
+		case info.IsDir():
+			err = unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=0,mode=0555")
+		default:
+			err = bindAt("/dev/null", p, true)
+		}
+		if err != nil {
+			return fmt.Errorf("masking %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
 // readOnlyOverlay mounts lower read-only at dir through an overlay (with
 // an empty second layer: overlayfs wants two without an upper one). A
 // unix socket cannot be connected through an overlay, so a host
@@ -250,6 +288,9 @@ func dropMountPoints(cfg helperConfig) {
 func runProgram(cfg helperConfig) status {
 	pidsBy, err := applyLimits(cfg.Limits)
 	if err != nil {
+		return status{Error: err.Error()}
+	}
+	if err := protectProc(); err != nil {
 		return status{Error: err.Error()}
 	}
 	done := make(chan status, 1)

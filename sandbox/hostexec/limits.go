@@ -1,7 +1,6 @@
 package hostexec
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -82,10 +81,6 @@ func (l Limits) String() string {
 // pidMaxFloor is the lowest pid_max the kernel takes (RESERVED_PIDS+1).
 const pidMaxFloor = 301
 
-// procPath is where the helper mounts the PID namespace's own proc to set
-// its pid_max (bwrap's /proc keeps /proc/sys read-only).
-const procPath = helperDir + "/proc"
-
 // applyLimits sets l on the helper itself just before it starts the
 // program, which inherits them: RLIMIT_* of a process cannot be raised
 // by it past the hard limit, and the PID namespace's pid_max is the
@@ -112,7 +107,7 @@ func applyLimits(l Limits) (pidsBy string, err error) {
 	if err := set(unix.RLIMIT_NPROC, uint64(l.Pids), uint64(l.Pids)); err != nil {
 		return "", fmt.Errorf("setting the process limit: %w", err)
 	}
-	if setPidMax(l.Pids+1) == nil {
+	if setPidMax(l.Pids + 1) {
 		return "pid_max", nil
 	}
 	if os.Geteuid() == 0 {
@@ -121,31 +116,18 @@ func applyLimits(l Limits) (pidsBy string, err error) {
 	return "RLIMIT_NPROC", nil
 }
 
-// setPidMax sets the PID namespace's pid_max through a proc instance of
-// its own, unmounted again at once. Only on Linux 6.14 or later, where
-// pid_max is per PID namespace: on an older kernel the same write, from a
-// helper running as root, would set the whole machine's pid_max.
-func setPidMax(n int) error {
+// setPidMax sets the PID namespace's pid_max through /proc/sys, which is
+// still writable then (protectProc makes it read-only before the program
+// starts). Only on Linux 6.14 or later, where pid_max is per PID
+// namespace: on an older kernel the same write, from a helper running as
+// root, would set the whole machine's pid_max. It reports whether it set
+// it.
+func setPidMax(n int) bool {
 	if !kernelAtLeast(6, 14) {
-		return errors.New("pid_max is not per PID namespace before Linux 6.14")
+		return false
 	}
 	n = max(n, pidMaxFloor)
-	if err := os.MkdirAll(procPath, 0o700); err != nil {
-		return err
-	}
-	if err := unix.Mount("proc", procPath, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return err
-	}
-	defer unix.Unmount(procPath, unix.MNT_DETACH)
-	f, err := os.OpenFile(procPath+"/sys/kernel/pid_max", os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(strconv.Itoa(n))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(n)), 0) == nil
 }
 
 // kernelAtLeast reports whether the running kernel is major.minor or
