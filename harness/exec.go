@@ -40,8 +40,9 @@ func (h *Home) Exec(ctx context.Context, o ExecOptions) (*ptc.Outcome, string, e
 		return nil, "", err
 	}
 	// A program makes many calls: keep the instance pool (RunShell, which
-	// runs one command, does without it).
-	host, err := h.Host()
+	// runs one command, does without it). The guest is loaded by the
+	// first call that needs it, not before the program starts.
+	host, err := h.lazyHost()
 	if err != nil {
 		return nil, "", err
 	}

@@ -100,6 +100,18 @@ func (h *Home) Models() (*models.Table, error) {
 // programs on (under bubblewrap; each call mounts only its own session's
 // spill directory); the guest starts compiling in the background.
 func (h *Home) Host() (*sandbox.Host, error) {
+	host, err := h.lazyHost()
+	if err == nil {
+		host.Warm()
+	}
+	return host, err
+}
+
+// lazyHost is Host without the background compile: the guest is loaded by
+// the first command that needs it (ptc exec, whose program may never run
+// one: glob and grep run on the host, and a process that compiled for
+// nothing waited for the compile to end before it could exit).
+func (h *Home) lazyHost() (*sandbox.Host, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -115,7 +127,6 @@ func (h *Home) Host() (*sandbox.Host, error) {
 			return nil, err
 		}
 		h.host = sandbox.NewHost(sandbox.Config{HostExec: hx, ReadOnlyDirs: h.readOnlyDirs()})
-		h.host.Warm()
 	}
 	return h.host, nil
 }

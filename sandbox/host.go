@@ -193,6 +193,10 @@ func removeStaleTmp(dir string, now time.Time) {
 	}
 }
 
+// Started reports whether the guest has begun loading (Warm, or a first
+// command): a caller that loads it lazily can tell what a run cost.
+func (h *Host) Started() bool { return h.started.Load() }
+
 // Ready waits for the background compile and reports its error.
 func (h *Host) Ready(ctx context.Context) error {
 	h.Warm()
