@@ -18,7 +18,11 @@
 // and, since the job's input is already in the log, runs a turn with a
 // notice that the previous worker stopped instead of the input again.
 // A worker/end already in the log means only the acknowledgement was lost:
-// the job is acknowledged without running anything.
+// the job is acknowledged without running anything. Attempts are counted
+// in the log (its worker/start events), not by the queue: a delivery that
+// finds the session still leased is put back without counting, and a job
+// MaxAttempts workers began and none finished gets a worker/end with the
+// failure, so its client never waits on a job the queue dropped.
 //
 // A worker that lacks a session's workspace refuses the job: it records
 // a worker/end with the reason (the client prints it) and terminates the

@@ -29,8 +29,13 @@ type Config struct {
 	// gives a turn to another worker (default 30 s); heartbeats go every
 	// AckWait/3.
 	AckWait time.Duration
-	// MaxDeliver bounds how often one turn is handed out (default 5).
-	MaxDeliver int
+	// MaxAttempts bounds how many workers begin one turn (default 5):
+	// a turn whose workers keep dying is ended with a failure after that
+	// many worker/start events in its log. Deliveries that find the
+	// session busy (its lease still held) are not attempts: the queue
+	// itself redelivers without bound, so a job is never dropped unseen
+	// while its client waits for its worker/end.
+	MaxAttempts int
 	// JS is the server; Catalog its sessions (whose LeaseLost must be
 	// Worker.LeaseLost); Home the home the sessions run in
 	// (harness.OpenHomeOn with Catalog).
@@ -66,8 +71,8 @@ func New(cfg Config) (*Worker, error) {
 	if cfg.AckWait <= 0 {
 		cfg.AckWait = 30 * time.Second
 	}
-	if cfg.MaxDeliver <= 0 {
-		cfg.MaxDeliver = 5
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = 5
 	}
 	if cfg.Name == "" {
 		host, _ := os.Hostname()
@@ -111,7 +116,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		FilterSubject: turnsPrefix + w.cfg.Pool,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       w.cfg.AckWait,
-		MaxDeliver:    w.cfg.MaxDeliver,
+		MaxDeliver:    -1, // attempts are counted in the log (Config.MaxAttempts)
 		MaxAckPending: -1,
 	})
 	if err != nil {
@@ -177,7 +182,8 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	case resDone:
 		_ = m.DoubleAck(context.Background())
 	case resBusy:
-		_ = m.NakWithDelay(w.cfg.AckWait / 3)
+		// The lease frees within one TTL of its holder's death.
+		_ = m.NakWithDelay(min(w.cfg.AckWait/3, w.cfg.Catalog.LeaseTTL()/2))
 	case resRefused:
 		_ = m.TermWithReason("refused")
 	case resLeft:
@@ -240,6 +246,9 @@ func (w *Worker) runJob(ctx context.Context, job Job, m jetstream.Msg) result {
 		return w.closed(sess, resDone)
 	}
 	meta, _ := m.Metadata()
+	if st.starts >= w.cfg.MaxAttempts {
+		return w.closed(sess, w.giveUp(ctx, sess, job, st.starts))
+	}
 	attempt := st.starts + 1
 	if err := sess.Record(ctx, session.TypeWorkerStart, session.WorkerStart{Job: job.ID, Pool: w.cfg.Pool, Worker: w.cfg.Name, Attempt: attempt}); err != nil {
 		return w.closed(sess, w.lost(ctx, job, err))
@@ -261,6 +270,18 @@ func (w *Worker) runJob(ctx context.Context, job Job, m jetstream.Msg) result {
 	}
 	w.say("job %s of session %s ended: %s", job.ID, job.Session, out.Reason)
 	return w.closed(sess, resDone)
+}
+
+// giveUp ends a job that MaxAttempts workers began and none finished:
+// its worker/end names the failure, so the client that queued it stops
+// waiting and reports it.
+func (w *Worker) giveUp(ctx context.Context, sess *harness.Session, job Job, starts int) result {
+	why := fmt.Sprintf("%d workers began this turn and none finished it (each stopped mid-turn); giving up", starts)
+	w.say("job %s of session %s: %s", job.ID, job.Session, why)
+	if err := sess.Record(ctx, session.TypeWorkerEnd, session.WorkerEnd{Job: job.ID, Worker: w.cfg.Name, Failure: why}); err != nil {
+		return w.lost(ctx, job, err)
+	}
+	return resDone
 }
 
 // takeoverNotice is the input of the turn a worker runs after repairing

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,12 +26,23 @@ type testFleet struct {
 	c       *cli
 	url     string
 	mu      sync.Mutex
+	wrote   chan struct{} // a token after each write to a worker's log
+	exited  chan string   // the name of each worker that exits
 	workers map[string]*exec.Cmd
 	logs    map[string]*bytes.Buffer
 }
 
-// startFleet starts the server and n workers named w1…wn, with short
-// heartbeats and leases so a takeover happens within seconds.
+// Short timings for tests: a dead worker's turn goes to another within
+// a few seconds. Every fleet command of a test gets the same lease TTL,
+// whichever of them makes the lease bucket.
+const (
+	testAckWait  = "2s"
+	testLeaseTTL = "2s"
+)
+
+// startFleet starts the server and n workers named w1…wn, and returns
+// once every worker takes turns (so the workers made the queue's
+// consumer and the buckets, with the test's short timings).
 func startFleet(t *testing.T, c *cli, n int) *testFleet {
 	t.Helper()
 	srv := c.command("nats", "embedded", "--store", filepath.Join(c.home, "nats"), "--listen", "127.0.0.1:0")
@@ -38,38 +50,96 @@ func startFleet(t *testing.T, c *cli, n int) *testFleet {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Process.Signal(syscall.SIGTERM); srv.Wait() })
+	startChild(t, srv)
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatalf("ptc nats embedded printed no URL: %v", err)
 	}
-	f := &testFleet{t: t, c: c, url: strings.TrimSpace(line), workers: map[string]*exec.Cmd{}, logs: map[string]*bytes.Buffer{}}
+	f := &testFleet{t: t, c: c, url: strings.TrimSpace(line), wrote: make(chan struct{}, 1), exited: make(chan string, n), workers: map[string]*exec.Cmd{}, logs: map[string]*bytes.Buffer{}}
 	for i := 1; i <= n; i++ {
 		name := "w" + string(rune('0'+i))
-		w := c.command("worker", "--nats", f.url, "--name", name, "--ack-wait", "2s", "--lease-ttl", "2s")
+		w := c.command("worker", "--nats", f.url, "--name", name, "--ack-wait", testAckWait, "--lease-ttl", testLeaseTTL)
 		var log bytes.Buffer
-		w.Stderr = &syncWriter{mu: &f.mu, w: &log}
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
+		w.Stderr = &syncWriter{mu: &f.mu, w: &log, wrote: f.wrote}
+		f.mu.Lock()
 		f.workers[name], f.logs[name] = w, &log
-		t.Cleanup(func() { w.Process.Signal(syscall.SIGTERM); w.Wait() })
+		f.mu.Unlock()
+		done := startChild(t, w)
+		go func() {
+			<-done
+			f.exited <- name
+		}()
 	}
+	f.waitLogs(func(logs map[string]string) bool {
+		for _, l := range logs {
+			if !strings.Contains(l, "takes turns from pool") {
+				return false
+			}
+		}
+		return true
+	}, "every worker to take turns")
 	return f
 }
 
-// syncWriter is a writer shared with the test goroutine.
+// startChild starts cmd in a process group of its own that dies with the
+// test: SIGKILLed at cleanup (the group, so nothing it started stays),
+// and by the kernel if the test binary dies first (a timeout's panic
+// runs no cleanup). The channel is closed when the process has exited.
+func startChild(t *testing.T, cmd *exec.Cmd) <-chan struct{} {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	})
+	return done
+}
+
+// waitLogs returns once ok holds for the workers' logs, looking after
+// every write to them; it fails the test if a worker exits first.
+func (f *testFleet) waitLogs(ok func(map[string]string) bool, what string) {
+	f.t.Helper()
+	for {
+		f.mu.Lock()
+		logs := map[string]string{}
+		for name, l := range f.logs {
+			logs[name] = l.String()
+		}
+		f.mu.Unlock()
+		if ok(logs) {
+			return
+		}
+		select {
+		case <-f.wrote:
+		case name := <-f.exited:
+			f.t.Fatalf("worker %s exited while waiting for %s\n%s", name, what, f.log())
+		}
+	}
+}
+
+// syncWriter is a writer shared with the test goroutine; each write
+// leaves a token in wrote.
 type syncWriter struct {
-	mu *sync.Mutex
-	w  *bytes.Buffer
+	mu    *sync.Mutex
+	w     *bytes.Buffer
+	wrote chan struct{}
 }
 
 func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	select {
+	case s.wrote <- struct{}{}:
+	default:
+	}
 	return s.w.Write(p)
 }
 
@@ -81,6 +151,34 @@ func (f *testFleet) log() string {
 		b.WriteString("--- " + name + "\n" + l.String())
 	}
 	return b.String()
+}
+
+// awaitMark waits for the test_sleep call to write mark and returns the
+// name of the worker whose pid it holds. No log line follows the mark
+// (the call is sleeping), so the file is looked at every 10 ms.
+func (f *testFleet) awaitMark(mark string) string {
+	f.t.Helper()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if b, err := os.ReadFile(mark); err == nil && strings.HasSuffix(string(b), "\n") {
+			var pid int
+			if _, err := fmt.Sscanf(string(b), "slept by pid %d", &pid); err != nil {
+				f.t.Fatalf("mark %q: %v", b, err)
+			}
+			for name, w := range f.workers {
+				if w.Process.Pid == pid {
+					return name
+				}
+			}
+			f.t.Fatalf("the slow call ran in pid %d, no worker\n%s", pid, f.log())
+		}
+		select {
+		case <-tick.C:
+		case name := <-f.exited:
+			f.t.Fatalf("worker %s exited before the slow call started\n%s", name, f.log())
+		}
+	}
 }
 
 // show is `ptc session show --nats URL ID --output json`.
@@ -146,31 +244,17 @@ func TestFleetWorkerKilledMidTurn(t *testing.T) {
 	c := newCLI(t, "PTC_TEST_TOOLS=1")
 	f := startFleet(t, c, 3)
 
-	run := c.command("run", "--nats", f.url, "--base-url", srv.URL, "--model", "m", "--output", "json", "sleep for ten minutes")
+	run := c.command("run", "--nats", f.url, "--lease-ttl", testLeaseTTL, "--base-url", srv.URL, "--model", "m", "--output", "json", "sleep for ten minutes")
 	var out, errb bytes.Buffer
 	run.Stdout, run.Stderr = &out, &errb
+	run.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := run.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait for the slow call to start, and find who runs it.
-	var id, victim string
-	for deadline := time.Now().Add(2 * time.Minute); victim == ""; {
-		if time.Now().After(deadline) {
-			t.Fatalf("the slow call never started\n%s", f.log())
-		}
-		time.Sleep(100 * time.Millisecond)
-		if b, err := os.ReadFile(mark); err != nil || len(b) == 0 {
-			continue
-		}
-		list := c.ok("sessions", "--nats", f.url, "--output", "json")
-		var sums []session.Summary
-		if err := json.Unmarshal([]byte(list), &sums); err != nil || len(sums) != 1 {
-			t.Fatalf("sessions: %v %s", err, list)
-		}
-		id = sums[0].Header.ID
-		starts := sessiontest.DataOf[session.WorkerStart](t, f.show(id).Events, session.TypeWorkerStart)
-		victim = starts[0].Worker
-	}
+	t.Cleanup(func() { _ = syscall.Kill(-run.Process.Pid, syscall.SIGKILL) })
+	// The slow call writes the mark as it starts: the pid in it is the
+	// worker to kill.
+	victim := f.awaitMark(mark)
 	if err := f.workers[victim].Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +265,7 @@ func TestFleetWorkerKilledMidTurn(t *testing.T) {
 	if fin.Reason != session.ReasonCompleted || fin.Text != "I will check before retrying." || fin.Turn != 2 {
 		t.Fatalf("final = %+v\n%s", fin, f.log())
 	}
+	id := fin.SessionID
 	events := f.show(id).Events
 	t.Run("the call in flight is repaired as a local resume does", func(t *testing.T) {
 		r := sessiontest.Decode[session.ToolResult](t, sessiontest.OfType(events, session.TypeToolResult)[0])

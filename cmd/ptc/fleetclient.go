@@ -91,7 +91,10 @@ func runFleet(c *cobra.Command, f *runFlags, input string) error {
 		return err
 	}
 	res := agent.OutcomeOf(seen)
-	if end.Failure != "" && res.Reason == "" {
+	if end.Failure != "" {
+		if res.Reason != "" {
+			_ = pr.finish(res)
+		}
 		return fmt.Errorf("the worker could not run the turn: %s", termsafe.String(end.Failure))
 	}
 	if err := pr.finish(res); err != nil {

@@ -88,6 +88,10 @@ func OpenCatalog(ctx context.Context, nc *nats.Conn, cfg CatalogConfig) (*Catalo
 	return &Catalog{store: st, records: records, leases: leases, cfg: cfg}, nil
 }
 
+// LeaseTTL is how long a session stays taken after its holder stops
+// renewing: the leases bucket's TTL, whoever made the bucket.
+func (c *Catalog) LeaseTTL() time.Duration { return c.cfg.LeaseTTL }
+
 // Store is the catalog's event store.
 func (c *Catalog) Store() *Store { return c.store }
 
