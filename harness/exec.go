@@ -89,6 +89,9 @@ type ShellOptions struct {
 	Command   string
 	// Timeout stops the command (0: the bash tool's default).
 	Timeout time.Duration
+	// Notice is told when the guest has to be compiled cold
+	// (sandbox.Config.Notice); nil says nothing.
+	Notice func(string)
 }
 
 // RunShell runs one command exactly as the bash tool runs it, on a host
@@ -102,7 +105,7 @@ func RunShell(ctx context.Context, o ShellOptions) (sandbox.Outcome, error) {
 	if err != nil {
 		return sandbox.Outcome{}, err
 	}
-	host := sandbox.NewHost(sandbox.Config{PoolSize: -1, HostExec: hx})
+	host := sandbox.NewHost(sandbox.Config{PoolSize: -1, HostExec: hx, Notice: o.Notice})
 	host.Warm()
 	defer host.Close(context.Background())
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)

@@ -31,6 +31,17 @@ type Home struct {
 	// <dir>/sessions (OpenHomeOn: a fleet's JetStream).
 	sessions session.Sessions
 	closed   bool
+	// notice is the host's Config.Notice (SetNotice).
+	notice func(string)
+}
+
+// SetNotice makes the home's sandbox host tell notice when it compiles the
+// guest cold (sandbox.Config.Notice). It takes effect for a host made
+// after it; the CLI's one-shot commands set it before anything runs.
+func (h *Home) SetNotice(notice func(string)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.notice = notice
 }
 
 // OpenHome returns the home at dir ("" means $PTC_HOME, else ~/.ptc). It
@@ -126,7 +137,7 @@ func (h *Home) lazyHost() (*sandbox.Host, error) {
 		if err != nil {
 			return nil, err
 		}
-		h.host = sandbox.NewHost(sandbox.Config{HostExec: hx, ReadOnlyDirs: h.readOnlyDirs()})
+		h.host = sandbox.NewHost(sandbox.Config{HostExec: hx, ReadOnlyDirs: h.readOnlyDirs(), Notice: h.notice})
 	}
 	return h.host, nil
 }

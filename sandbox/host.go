@@ -76,6 +76,11 @@ type Config struct {
 	// TmpSize bounds a call's private /tmp, which the guest holds in
 	// memory and its host programs share; 0 means DefaultTmpSize.
 	TmpSize int64
+	// Notice, when set, is told (once, from the background compile) that
+	// the guest is being compiled to native code rather than loaded from
+	// the cache — seconds, not milliseconds — so a front end can say so
+	// instead of staying silent (ColdCompileNotice is the text).
+	Notice func(string)
 }
 
 // Host runs guest commands. There is one per process: it owns the wazero
@@ -221,6 +226,16 @@ func (h *Host) compile() {
 	}
 	wasm, cached, interruptible := h.prepared(dir)
 	h.interruptible = interruptible
+	mark := h.compiledMark(dir)
+	cold := !markExists(mark)
+	if cold && h.cfg.Notice != nil {
+		h.cfg.Notice(ColdCompileNotice)
+	}
+	defer func() {
+		if cold && h.err == nil && mark != "" {
+			writeFileAtomic(mark, nil)
+		}
+	}()
 	// wazero's WithCloseOnContextDone makes the guest 3-4x slower (it
 	// leaves the compiled code at every Go function entry); the
 	// interrupt global stops it as surely for the cost of a load.

@@ -48,6 +48,7 @@ func newExecCmd() *cobra.Command {
 				return err
 			}
 			defer h.Close()
+			h.SetNotice(stderrNotice)
 			o, spill, err := h.Exec(c.Context(), harness.ExecOptions{Workspace: ws, Mode: m, Network: network, Code: code, Timeout: timeout})
 			if err != nil {
 				return err

@@ -32,7 +32,7 @@ func newShCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			o, err := harness.RunShell(c.Context(), harness.ShellOptions{Workspace: ws, Mode: m, Network: network, Command: args[0], Timeout: timeout})
+			o, err := harness.RunShell(c.Context(), harness.ShellOptions{Workspace: ws, Mode: m, Network: network, Command: args[0], Timeout: timeout, Notice: stderrNotice})
 			if err != nil {
 				return err
 			}
@@ -66,3 +66,7 @@ func hostHint(code int, stderr []byte, mode sandbox.Mode) string {
 	}
 	return "ptc sh: to run it as a host program without the sandbox, rerun with --sandbox danger-full-access"
 }
+
+// stderrNotice prints a sandbox notice (a cold compile) as one line on
+// stderr, so a first run that takes seconds says why.
+func stderrNotice(msg string) { fmt.Fprintln(os.Stderr, "ptc: "+msg) }
