@@ -225,8 +225,11 @@ func (c *children) run(ctx context.Context, ch *child, sess *Session, prompt str
 	c.mu.Lock()
 	ch.status, ch.text, ch.failure, ch.cancel = status, out.Text, failure, nil
 	c.mu.Unlock()
-	close(ch.finished)
+	// subagent/end is in the parent's log before anyone waiting on the
+	// child (agent_output, agent_stop) is let go, so what they do next
+	// sees it.
 	_ = emit(ctx, session.TypeSubagentEnd, session.SubagentEnd{CallID: ch.callID, Child: ch.id, Status: status, Text: clip.String(out.Text, maxEndText), Failure: failure})
+	close(ch.finished)
 }
 
 func firstErr(errs ...error) error {
