@@ -28,8 +28,15 @@ go vet ./...
 # shellspec and wasm packages are host-side harnesses).
 GOOS=wasip1 GOARCH=wasm go vet ./sandbox/guest/cmd/... ./sandbox/guest/internal/... ./sandbox/guest/shell/... \
   ./sandbox/guest/fileops/... ./sandbox/guest/hostprog/... ./sandbox/guest/strftime/...
-go test -count=1 ./...
-go test -count=1 -race ./runtime/... ./ptc/... ./harness ./serve/... ./sandbox ./sandbox/rootfs ./sandbox/jobs ./sandbox/term ./toolbox ./cmd/ptc/tui
+# The concurrent packages run under -race only (a second plain run of them
+# would find nothing the race run does not, and took minutes of CI); ptc/
+# runs both ways, because its heaviest hostile programs skip under -race (the
+# detector's shadow memory). -timeout: cmd/ptc's end-to-end tests come near
+# go test's 10-minute default on a busy machine.
+race=$(go list ./runtime/... ./ptc/... ./harness ./serve/... ./sandbox ./sandbox/rootfs ./sandbox/jobs ./sandbox/term ./toolbox ./cmd/ptc/tui)
+plain=$(go list ./... | grep -vxF -f <(printf '%s\n' $race | grep -v '/ptc/ptc$'))
+go test -count=1 -timeout 30m $plain
+go test -count=1 -timeout 30m -race $race
 
 # run_code's goja is a fork (third_party/goja, its own module, so ./... above
 # leaves it out): the tree must be upstream plus patches/, and goja's own
