@@ -105,6 +105,9 @@ type Session struct {
 	scope *scope       // plan mode, the goal, the children (see scope)
 	// servers are the session's MCP servers (Options.MCP), nil without.
 	servers *mcpSource
+	// checkpoints record what turns change in the workspace (nil: the
+	// workspace could not be watched).
+	checkpoints *checkpoints
 
 	// inbox is the session's one queue of input waiting to enter the
 	// log (user follow-ups, subagent notices); every agent a settings
@@ -204,6 +207,7 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 		s.owned.Close()
 		return nil, err
 	}
+	s.openCheckpoints()
 	s.serve()
 	return s, nil
 }
@@ -360,6 +364,7 @@ func (s *Session) run(ctx context.Context, input *agent.Input, steering bool) (a
 		return agent.Outcome{}, ErrBusy
 	}
 	defer s.turn.Unlock()
+	defer s.flushCheckpoints(context.WithoutCancel(ctx))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -479,7 +484,7 @@ func (s *Session) Close() error {
 	s.scope.children.stopAll()
 	s.scope.leave()
 	s.closeJobs()
-	err := errors.Join(s.unserve(), s.owned.Close(), s.servers.close())
+	err := errors.Join(s.closeCheckpoints(context.Background()), s.unserve(), s.owned.Close(), s.servers.close())
 	s.feed.close()
 	if err != nil {
 		return fmt.Errorf("session %s: %w", s.ID(), err)

@@ -116,6 +116,8 @@ type Host struct {
 	quotas map[string]*rootfs.Quota
 	// budgets are the sessions' host-program memory budgets (hostprogbudget.go).
 	budgets map[string]*ramBudget
+	// watch are the workspaces' write watchers (watch.go).
+	watch watchers
 
 	// listen, when set before the compile (tests only), observes the
 	// guest's WASI calls.

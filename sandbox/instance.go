@@ -174,6 +174,9 @@ func (h *Host) workspaceOptions(key poolKey) rootfs.Options {
 	if key.mode == DangerFullAccess {
 		opts.Protected = []string{}
 	}
+	if !opts.ReadOnly {
+		opts.Before = h.notifier(key.ws)
+	}
 	return opts
 }
 

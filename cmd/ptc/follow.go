@@ -44,7 +44,7 @@ func newAttachCmd() *cobra.Command {
 func newSessionRmCmd(home *string) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rm ID",
-		Short: "Delete a session that is not running (its events and its spilled results)",
+		Short: "Delete a session that is not running (its events, its spilled results and its checkpoints)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			h, err := openHome(*home)
@@ -63,6 +63,9 @@ func newSessionRmCmd(home *string) *cobra.Command {
 				return err
 			}
 			if err := removeAll(h.SpillDir(id)); err != nil {
+				return err
+			}
+			if err := removeAll(h.CheckpointDir(id)); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.OutOrStdout(), "removed session %s\n", id)

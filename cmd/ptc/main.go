@@ -82,6 +82,7 @@ turn headless; ptc sessions lists earlier sessions and ptc --resume ID continues
 		newModelsCmd(),
 		newSessionsCmd(),
 		newSessionCmd(),
+		newRewindCmd(),
 		newAttachCmd(),
 		newBenchCmd(),
 		newMcpCmd(),

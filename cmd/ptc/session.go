@@ -104,7 +104,7 @@ func newSessionCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.AddCommand(show, export, newSessionRmCmd(&home), newSessionCompactCmd(&home))
+	cmd.AddCommand(show, export, newSessionRmCmd(&home), newSessionCompactCmd(&home), newSessionDiffCmd(&home))
 	return cmd
 }
 

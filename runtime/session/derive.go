@@ -103,6 +103,8 @@ func deriveRange(events []Event) (projection, error) {
 			m, err = projectResult(e.Data)
 		case TypeToolPruned:
 			err = out.addPruned(e)
+		case TypeRewind:
+			err = out.addRewind(e)
 		default:
 			continue
 		}

@@ -56,6 +56,20 @@ type surfaceOp struct {
 	span   SurfaceSpan
 	msg    llm.Message
 	pruned *ToolPruned
+	// rewound, for a session/rewind of the conversation, is the seq from
+	// which the items on the surface leave it.
+	rewound *int64
+}
+
+func (p *projection) addRewind(e *Event) error {
+	var d Rewind
+	if err := json.Unmarshal(e.Data, &d); err != nil {
+		return err
+	}
+	if !d.FilesOnly {
+		p.ops = append(p.ops, surfaceOp{at: len(p.msgs), seq: e.Seq, rewound: &d.From})
+	}
+	return nil
 }
 
 func (p *projection) addPruned(e *Event) error {
@@ -102,9 +116,12 @@ func (p projection) apply() ([]SurfaceItem, error) {
 	for _, op := range p.ops {
 		push(op.at)
 		var err error
-		if op.pruned != nil {
+		switch {
+		case op.rewound != nil:
+			out = rewind(out, pos, *op.rewound)
+		case op.pruned != nil:
 			err = prune(out, pos, op)
-		} else {
+		default:
 			out, err = summarise(out, pos, op)
 		}
 		if err != nil {
@@ -113,6 +130,21 @@ func (p projection) apply() ([]SurfaceItem, error) {
 	}
 	push(len(p.msgs))
 	return out, nil
+}
+
+// rewind drops every item put on the surface at or after seq from (a
+// summary appended since included).
+func rewind(out []SurfaceItem, pos map[int64]int, from int64) []SurfaceItem {
+	kept := out[:0]
+	for _, it := range out {
+		if it.Seq >= from {
+			delete(pos, it.Seq)
+			continue
+		}
+		pos[it.Seq] = len(kept)
+		kept = append(kept, it)
+	}
+	return kept
 }
 
 func prune(out []SurfaceItem, pos map[int64]int, op surfaceOp) error {
@@ -144,11 +176,12 @@ func summarise(out []SurfaceItem, pos map[int64]int, op surfaceOp) ([]SurfaceIte
 
 // OnSurface reports whether the event at index i of events (a surface
 // event) is still on the surface at the end of events, i.e. no later
-// summary replaced it. It decodes nothing when no summary follows it.
+// summary replaced it and no rewind took it off. It decodes nothing when
+// neither follows it.
 func OnSurface(events []Event, i int) (bool, error) {
 	later := false
 	for _, e := range events[i+1:] {
-		if e.Type == TypeUserMessage && bytes.Contains(e.Data, []byte(`"replaces"`)) {
+		if e.Type == TypeRewind || e.Type == TypeUserMessage && bytes.Contains(e.Data, []byte(`"replaces"`)) {
 			later = true
 			break
 		}

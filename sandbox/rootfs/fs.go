@@ -33,6 +33,13 @@ type Options struct {
 	MaxOpen int
 	// Quota, when set, bounds the net bytes the files of this FS may grow.
 	Quota *Quota
+	// Before, when set, is called with the cleaned root-relative path of
+	// every mutation (a writing open, mkdir, rmdir, unlink, both ends of a
+	// rename or link, symlink, chmod, utimens) before it happens and
+	// before any lock of the FS is taken, so it may read the path's
+	// current state (checkpoints keep before-images with it). It is
+	// called for mutations the policy then refuses too.
+	Before func(rel string)
 }
 
 // devIno identifies a directory.
@@ -232,6 +239,9 @@ func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (e
 	if writable && f.opts.ReadOnly {
 		return nil, experimentalsys.EROFS
 	}
+	if writable {
+		f.before(p)
+	}
 	if f.open.Add(1) > int64(f.opts.MaxOpen) {
 		f.open.Add(-1)
 		return nil, experimentalsys.EAGAIN
@@ -384,8 +394,16 @@ func (f *FS) begin(p string) (string, func(), experimentalsys.Errno) {
 	if e != 0 {
 		return "", nil, e
 	}
+	f.before(c)
 	f.mu.Lock()
 	return c, f.mu.Unlock, 0
+}
+
+// before tells Options.Before that rel is about to change.
+func (f *FS) before(rel string) {
+	if f.opts.Before != nil {
+		f.opts.Before(rel)
+	}
 }
 
 // mutate cleans p, resolves its parent, applies the write policy and runs
@@ -489,6 +507,9 @@ func (f *FS) mutatePair(first, second string, moving bool, op func(a, b loc) err
 	second, e := clean(second)
 	if e != 0 {
 		return e
+	}
+	if !f.opts.ReadOnly {
+		f.before(second)
 	}
 	return f.mutate(first, moving, func(a loc) error {
 		a, done, err := f.keepLoc(a)
