@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,6 +26,8 @@ type runFlags struct {
 	home     string
 	resume   string
 	output   string
+	// cont is -c/--continue: resume the latest session of the workspace.
+	cont bool
 	// given lists the settings flags the user typed (they override the
 	// recorded settings on resume).
 	given []session.Field
@@ -74,6 +77,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&s.ContextWindow, "context-window", 0, "the model's context window in tokens (0: the model table's, see $PTC_HOME/models.yaml)")
 	fl.BoolVar(&s.NoCompact, "no-compact", false, "never prune or compact the context automatically (ptc session compact still works)")
 	fl.StringVar(&f.resume, "resume", "", "continue the session with this id (or a unique prefix of it); the flags given replace its recorded settings")
+	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the latest session of this workspace (the current directory or --workspace)")
 	f.mcp.register(cmd)
 	f.agentic.register(cmd, f)
 	cmd.PreRun = func(c *cobra.Command, _ []string) {
@@ -111,9 +115,21 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	if err != nil {
 		return nil, err
 	}
+	ucfg, err := harness.LoadUserConfig(home.Dir())
+	if err == nil && f.cont {
+		err = f.continueLatest(ctx, home)
+	}
+	if err != nil {
+		home.Close()
+		return nil, err
+	}
 	opts := harness.Options{
 		Resume: f.resume, Settings: f.settings, Override: f.given,
 		Answerer: f.answerer, Observer: obs, Retry: retry,
+		Getenv: ucfg.Getenv(os.Getenv, f.settings.BaseURL),
+	}
+	if f.resume == "" && opts.Settings.Model == "" && opts.Settings.BaseURL == "" && ucfg.Active(os.Getenv) {
+		opts.Settings.Model = ucfg.Model // the config's default model; --model overrides
 	}
 	if opts.Answerer == nil {
 		opts.Answerer = newTerminalAnswerer()
@@ -208,6 +224,37 @@ func testRetry() (agent.Retrier, error) {
 // tool, so the crash tests can kill a run mid-tool.
 func sleepToolset(harness.ToolsetConfig) (*tools.Registry, error) {
 	return tools.NewRegistry(tools.PresentNative, sleepTool())
+}
+
+// continueLatest makes -c resume the workspace's most recently updated
+// top-level session that no process is running.
+func (f *runFlags) continueLatest(ctx context.Context, home *harness.Home) error {
+	if f.resume != "" {
+		return errors.New("-c/--continue and --resume both name a session: give one")
+	}
+	ws := f.settings.Workspace
+	if ws == "" {
+		ws = "."
+	}
+	abs, err := filepath.Abs(ws)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs
+	}
+	list, err := home.Sessions().List(ctx, session.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, s := range list { // most recently updated first
+		if w := s.Settings.Workspace; (w == abs || w == real) && s.Header.Depth == 0 && !s.Owner.Live {
+			f.resume = s.Header.ID
+			return nil
+		}
+	}
+	return fmt.Errorf("no session to continue in %s (ptc sessions lists them all)", abs)
 }
 
 func checkOutput(output string) error {

@@ -35,10 +35,26 @@ func newInteractiveCmd() *cobra.Command {
 	return cmd
 }
 
+// firstRun runs the setup dialog when nothing names a model server.
+func firstRun(f *runFlags) error {
+	h, err := openHome(f.home)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	if !needsSetup(f, h.Dir()) {
+		return nil
+	}
+	return setupOnTerminal(h.Dir())
+}
+
 // interactive is the TUI on a terminal, else a line-mode loop (stdin or
 // stdout piped: scripts, tests, dumb terminals).
 func interactive(c *cobra.Command, f *runFlags) error {
 	if onTerminal() {
+		if err := firstRun(f); err != nil {
+			return err
+		}
 		return runTUI(c, f)
 	}
 	out, errw := c.OutOrStdout(), c.ErrOrStderr()

@@ -83,6 +83,7 @@ turn headless; ptc sessions lists earlier sessions and ptc --resume ID continues
 		newSessionsCmd(),
 		newSessionCmd(),
 		newRewindCmd(),
+		newConfigCmd(),
 		newAttachCmd(),
 		newBenchCmd(),
 		newMcpCmd(),

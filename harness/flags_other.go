@@ -1,0 +1,5 @@
+//go:build !unix
+
+package harness
+
+const oNonblock = 0
