@@ -3,13 +3,13 @@ package toolbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
-	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
@@ -104,27 +104,25 @@ func abs(ws, p string) string {
 	return filepath.Join(ws, p)
 }
 
-// fileOp runs one file op in the guest and decodes its answer.
+// fileOp runs one file op on the host over the guest's confining mounts
+// (sandbox.Host.File: the same answers as the guest's, without a guest
+// call) and decodes its answer.
 func (s *set) fileOp(ctx context.Context, mode sandbox.Mode, op string, req proto.FileRequest) (proto.FileResponse, error) {
 	ws, err := s.workspace(ctx)
 	if err != nil {
 		return proto.FileResponse{}, err
 	}
 	req.Path = abs(ws, req.Path)
-	o, err := s.host.RunIn(ctx, s.scope(ctx, ws, guestMode(mode)), proto.Request{Op: op, File: &req})
+	resp, res, err := s.host.File(ctx, s.scope(ctx, ws, guestMode(mode)), op, req)
 	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return proto.FileResponse{}, tools.Errorf(tools.CodeToolTimeout, "the %s of %s timed out", op, req.Path)
+		}
 		return proto.FileResponse{}, err
 	}
-	if o.TimedOut {
-		return proto.FileResponse{}, tools.Errorf(tools.CodeToolTimeout, "the %s of %s timed out", op, req.Path)
-	}
-	var resp proto.FileResponse
-	if err := json.Unmarshal(o.Stdout, &resp); err != nil || o.ExitCode != 0 {
-		return resp, &sandbox.GuestError{Err: fmt.Errorf("%s answered exit %d, %q: %v", op, o.ExitCode, clip.String(string(o.Stdout)+string(o.Stderr), 300), err)}
-	}
 	if resp.Error != nil {
-		if resp.Error.Code == proto.ErrIO && o.QuotaHit {
-			return resp, tools.Errorf(tools.CodeSandboxDenied, "%s: %s", req.Path, o.Note)
+		if resp.Error.Code == proto.ErrIO && res.QuotaHit {
+			return resp, tools.Errorf(tools.CodeSandboxDenied, "%s: %s", req.Path, res.Note)
 		}
 		return resp, fileError(req.Path, resp.Error)
 	}

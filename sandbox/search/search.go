@@ -167,3 +167,12 @@ func maxResults(req *proto.FileRequest) int {
 	}
 	return DefaultResults
 }
+
+// Resolve finds the mount holding the absolute path p and p relative to
+// it ("." for the mount's own directory); false when no mount holds p.
+// The host's file operations (package sandbox/hostfileops) resolve paths
+// exactly as a search does.
+func Resolve(mounts []Mount, p string) (Mount, string, bool) { return resolve(mounts, p) }
+
+// OutsideText ends the error for a path no mount holds.
+const OutsideText = outsideText
