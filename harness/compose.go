@@ -80,7 +80,7 @@ func compose(in composeInput) (composition, error) {
 		build = Toolset
 	}
 	in.skills = skills.Discover(s.Workspace, in.home)
-	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Extra: in.extraTools(), Network: s.Network, Skills: in.skills, scope: in.scope})
+	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Extra: in.extraTools(), Network: s.Network, Skills: in.skills, Sessions: session.NewCatalog(in.home), scope: in.scope})
 	if err != nil {
 		return composition{}, err
 	}

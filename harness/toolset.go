@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ptc-dev/ptc/presets"
+	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/skills"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
@@ -30,6 +31,9 @@ type ToolsetConfig struct {
 	// Skills are the skills of the workspace and home (Home.Skills); nil
 	// or empty leaves the skill tool out.
 	Skills *skills.Catalog
+	// Sessions are the home's sessions (session_search, session_read);
+	// nil builds those tools detached.
+	Sessions *session.Catalog
 	// scope is the session's plan mode, goal and children; nil (outside
 	// a session) builds those tools detached.
 	scope *scope
@@ -102,6 +106,7 @@ func Toolset(cfg ToolsetConfig) (*tools.Registry, error) {
 	}
 	deps := cfg.scope.deps(&sandboxSet{cfg: cfg})
 	deps.Skills = cfg.Skills
+	deps.Sessions = cfg.Sessions
 	built := make([]tools.Tool, 0, len(cfg.Preset.Tools)+len(cfg.Extra))
 	for _, name := range presetTools(cfg.Preset) {
 		e, ok := toolbox.Lookup(name)

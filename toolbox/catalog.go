@@ -6,6 +6,7 @@ import (
 
 	"github.com/ptc-dev/ptc/runtime/goal"
 	"github.com/ptc-dev/ptc/runtime/plan"
+	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/skills"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
@@ -27,6 +28,9 @@ const (
 	// NeedsSkills: the skills found for the session. Without any, the
 	// tool is left out of the toolset (see Entry.Absent).
 	NeedsSkills
+	// NeedsSessions: the home's sessions. A nil catalog still builds (the
+	// tools refuse to run), as ptc tools and ptc exec need.
+	NeedsSessions
 )
 
 // Deps is what one toolset build hands the catalog's constructors. The
@@ -47,6 +51,9 @@ type Deps struct {
 	// Skills are the skills of the session's workspace and home (nil:
 	// none).
 	Skills *skills.Catalog
+	// Sessions are the home's sessions, which session_search and
+	// session_read query (nil: none).
+	Sessions *session.Catalog
 }
 
 // Entry is one built-in tool: its wire name, what its constructor needs,
@@ -95,6 +102,8 @@ var catalog = []Entry{
 	{Name: AgentListName, Needs: NeedsAgents, New: func(d Deps) (tools.Tool, error) { return AgentList(d.Agents), nil }},
 	{Name: AgentStopName, Needs: NeedsAgents, New: func(d Deps) (tools.Tool, error) { return AgentStop(d.Agents), nil }},
 	{Name: SkillName, Needs: NeedsSkills, Absent: func(d Deps) bool { return d.Skills.Len() == 0 }, New: func(d Deps) (tools.Tool, error) { return Skill(d.Skills), nil }},
+	{Name: SessionSearchName, Needs: NeedsSessions, New: func(d Deps) (tools.Tool, error) { return SessionSearch(d.Sessions), nil }},
+	{Name: SessionReadName, Needs: NeedsSessions, New: func(d Deps) (tools.Tool, error) { return SessionRead(d.Sessions), nil }},
 	{Name: tools.RunCodeName, New: fixed(func() tools.Tool { return NewRunCode(RunCodeConfig{}) })},
 	{Name: NoopName, Hidden: true, New: fixed(Noop)},
 }

@@ -123,21 +123,14 @@ func loadSession(ctx context.Context, homeFlag, id string) (session.Header, []se
 	if err != nil {
 		return session.Header{}, nil, err
 	}
-	ld, err := cat.Load(ctx, full)
-	if errors.Is(err, session.ErrLocked) {
-		// Its owner is running it: ask the owner.
-		st, events, lerr := live.Show(ctx, cat.SessionDir(full))
-		if lerr == nil {
-			return st.Header, events, nil
-		}
-	}
+	h, events, warnings, err := live.Read(ctx, cat, full)
 	if err != nil {
 		return session.Header{}, nil, err
 	}
-	for _, w := range ld.Warnings {
+	for _, w := range warnings {
 		fmt.Fprintln(os.Stderr, "ptc: warning:", w)
 	}
-	return ld.Header, ld.Events, nil
+	return h, events, nil
 }
 
 func nonNil(events []session.Event) []session.Event {

@@ -14,10 +14,10 @@ import (
 
 // newSessionsCmd is `ptc sessions`: the stored sessions, newest first.
 func newSessionsCmd() *cobra.Command {
-	var home, output string
+	var home, output, search string
 	var fo fleetOptions
 	cmd := &cobra.Command{
-		Use:   "sessions [--output json]",
+		Use:   "sessions [--search TEXT] [--output json]",
 		Short: "List stored sessions, most recently updated first",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -28,6 +28,9 @@ func newSessionsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if c.Flags().Changed("search") {
+				return searchSessions(c, h.Catalog(), search, output)
+			}
 			list, err := h.Catalog().List(c.Context(), session.ListOptions{})
 			if err != nil {
 				return err
@@ -37,6 +40,7 @@ func newSessionsCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 	cmd.Flags().StringVar(&output, "output", "text", "output format: text or json")
+	cmd.Flags().StringVar(&search, "search", "", "list the sessions whose title, prompts, answers or commands contain every word of TEXT, best first")
 	fo.register(cmd, false)
 	return cmd
 }

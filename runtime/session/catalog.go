@@ -174,7 +174,7 @@ func (c *Catalog) own(ctx context.Context, dir, id string, opts LogOptions, open
 		lock.release()
 		return nil, err
 	}
-	if err := tr.start(SummaryOf(log.Header(), log.Events())); err != nil {
+	if err := tr.start(SummaryOf(log.Header(), log.Events()), log.Events()); err != nil {
 		st.Close()
 		lock.release()
 		return nil, err
@@ -231,6 +231,8 @@ func (c *Catalog) load(ctx context.Context, id string, heal bool) (Loaded, error
 		sum := SummaryOf(ld.Header, ld.Events)
 		sum.Closed = true
 		_ = writeMeta(dir, sum) // best effort: a read-only home keeps the old record
+		var x findIndex
+		_ = x.rebuild(dir, ld.Events)
 	}
 	return ld, err
 }

@@ -68,7 +68,7 @@ func startOwner(t *testing.T, home string) (cmd *exec.Cmd, release func()) {
 	return cmd, release
 }
 
-func createClosed(t *testing.T, cat *session.Catalog, id, cwd string, prompts ...string) {
+func createClosed(t testing.TB, cat *session.Catalog, id, cwd string, prompts ...string) {
 	t.Helper()
 	ctx := context.Background()
 	o, err := cat.Create(ctx, session.Header{ID: id, Settings: session.Settings{Workspace: cwd, Model: "m"}}, session.LogOptions{})

@@ -22,8 +22,9 @@ const (
 )
 
 // Summary is one row of a session listing. Header is the session as
-// created and Settings the settings in force now; Title is the first
-// line of the first prompt. UpdatedAt is the latest event time (the
+// created and Settings the settings in force now; Title is the model's
+// title (session/title) or, before one and without one, the first line
+// of the first prompt. UpdatedAt is the latest event time (the
 // header's CreatedAt before any event), which is what List orders by;
 // Events is how many events are stored and Turns the last turn number.
 // Status is StatusNew, StatusRunning or the last turn's end reason; Owner
@@ -67,6 +68,13 @@ func (s *Summary) Add(e Event) {
 		var d SettingsChange
 		if json.Unmarshal(e.Data, &d) == nil {
 			s.Settings = d.Settings
+		}
+	case TypeTitle:
+		var d Title
+		if json.Unmarshal(e.Data, &d) == nil {
+			if t := titleOf(d.Title); t != "" {
+				s.Title = t
+			}
 		}
 	case TypeUserMessage:
 		if s.Title != "" {

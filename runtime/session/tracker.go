@@ -1,6 +1,9 @@
 package session
 
-import "sync"
+import (
+	"errors"
+	"sync"
+)
 
 // tracker keeps a session's listing record up to date: it folds every
 // event into the summary and rewrites the record at step and turn
@@ -14,7 +17,8 @@ type tracker struct {
 	mu      sync.Mutex
 	sum     Summary
 	started bool
-	err     error // of the last write
+	err     error     // of the last write
+	find    findIndex // the search index (findindex.go), flushed with the record
 }
 
 // boundary reports whether an event ends something a listing shows.
@@ -26,12 +30,15 @@ func boundary(typ string) bool {
 	return false
 }
 
-// start writes the first record.
-func (t *tracker) start(s Summary) error {
+// start writes the first record and the search index of events.
+func (t *tracker) start(s Summary, events []Event) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := writeMeta(t.dir, s); err != nil {
 		return err
+	}
+	if err := t.find.rebuild(t.dir, events); err != nil {
+		return storeError(s.Header.ID, t.dir, "write the session's search index", err)
 	}
 	t.sum, t.started = s, true
 	return nil
@@ -45,8 +52,9 @@ func (t *tracker) observe(e Event) {
 	}
 	untitled := t.sum.Title == ""
 	t.sum.Add(e)
-	if boundary(e.Type) || (untitled && t.sum.Title != "") {
-		t.err = writeMeta(t.dir, t.sum)
+	t.find.add(e)
+	if boundary(e.Type) || e.Type == TypeTitle || (untitled && t.sum.Title != "") {
+		t.err = errors.Join(writeMeta(t.dir, t.sum), t.find.flush(t.dir))
 	}
 }
 
@@ -62,6 +70,6 @@ func (t *tracker) close() error {
 	}
 	t.started = false
 	t.sum.Closed = true
-	t.err = writeMeta(t.dir, t.sum)
+	t.err = errors.Join(writeMeta(t.dir, t.sum), t.find.flush(t.dir))
 	return t.err
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // UsageTotal is what a session's model requests cost, as its log records
-// it: every answer (assistant/message) and every compaction summary side
-// request. It is the one fold of usage over events; `ptc session show`,
+// it: every answer (assistant/message), every compaction summary side
+// request and the title side request (session/title). It is the one fold of usage over events; `ptc session show`,
 // the TUI's status line and /cost, and `ptc bench` read it.
 type UsageTotal struct {
 	// All sums every request's usage.
@@ -25,7 +25,7 @@ type UsageTotal struct {
 // whether it did. Other events, and data that does not decode, add
 // nothing.
 func (t *UsageTotal) Fold(ev Event) bool {
-	if ev.Type != TypeAssistantMessage && ev.Type != TypeCompactionSummary {
+	if ev.Type != TypeAssistantMessage && ev.Type != TypeCompactionSummary && ev.Type != TypeTitle {
 		return false
 	}
 	var d struct {
