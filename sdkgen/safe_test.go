@@ -11,8 +11,8 @@ func TestNoServerTextReachesTheSourceRaw(t *testing.T) {
 	schema, _ := json.Marshal(map[string]any{
 		"type": "object", "description": hostile,
 		"properties": map[string]any{
-			"mode": map[string]any{"type": "string", "description": hostile, "enum": []string{"a\u009bb", "c\u202ed"}, "default": hostile},
-			hostile:  map[string]any{"type": "string", "title": hostile},
+			"mode":  map[string]any{"type": "string", "description": hostile, "enum": []string{"a\u009bb", "c\u202ed"}, "default": hostile},
+			hostile: map[string]any{"type": "string", "title": hostile},
 		},
 	})
 	tools := []Tool{{Name: "evil", Description: hostile, InputSchema: schema}}
