@@ -121,10 +121,20 @@ func turnError(res agent.Outcome) error {
 		}
 		return errors.New(res.Failure)
 	case session.ReasonAborted:
-		return exitError{code: 130}
+		return exitError{code: exitInterrupted}
+	case session.ReasonMaxSteps:
+		return exitError{code: exitMaxSteps}
 	}
 	return nil
 }
+
+// ptc run's exit codes (README "Exit codes"): 0 the turn completed, 1 it
+// failed (or ptc did), 2 the command line was wrong, 3 the turn hit
+// --max-steps, 130 it was interrupted.
+const (
+	exitMaxSteps    = 3
+	exitInterrupted = 130
+)
 
 // printer renders the events of a run in one output format.
 type printer struct {
@@ -236,7 +246,11 @@ func (p *printer) text(ev session.Event) {
 	case session.TypeLLMRetry:
 		var d session.LLMRetry
 		if json.Unmarshal(ev.Data, &d) == nil {
-			fmt.Fprintf(p.err, "ptc: model request failed (%s); retrying in %d ms\n", d.Code, d.DelayMs)
+			why := d.Code
+			if d.Reason != "" {
+				why += ": " + clip(d.Reason, 200)
+			}
+			fmt.Fprintf(p.err, "ptc: model request failed (%s); retrying in %d ms (attempt %d)\n", why, d.DelayMs, d.Attempt)
 		}
 	}
 }

@@ -61,7 +61,7 @@ func (a *Agent) attempts(ctx context.Context, t *turnState, step int) (*llm.Resp
 		if !retry {
 			return nil, stepEnd{reason: session.ReasonError, failure: failure.Error(), err: failure}, nil
 		}
-		note := session.LLMRetry{Turn: t.out.Turn, Step: step, Attempt: attempt, Code: string(failure.Kind), DelayMs: delay.Milliseconds()}
+		note := session.LLMRetry{Turn: t.out.Turn, Step: step, Attempt: attempt, Code: string(failure.Kind), DelayMs: delay.Milliseconds(), Reason: failure.Message}
 		if _, err := a.append(ctx, session.TypeLLMRetry, note, true); err != nil {
 			return nil, stepEnd{}, err
 		}

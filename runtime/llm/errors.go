@@ -32,6 +32,10 @@ const (
 	ErrPayment ErrorKind = "payment"
 	// ErrContentFilter: the provider's content filter stopped the answer.
 	ErrContentFilter ErrorKind = "content-filter"
+	// ErrUnreachable: the server cannot be reached in a way waiting does
+	// not mend — the connection is refused, the host name does not
+	// resolve, TLS fails — so it is reported at once, not retried.
+	ErrUnreachable ErrorKind = "unreachable"
 )
 
 // Error is a failed model attempt. Status is the HTTP status when there was

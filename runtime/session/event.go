@@ -299,6 +299,8 @@ type LLMRetry struct {
 	Attempt int    `json:"attempt"`
 	Code    string `json:"code"`
 	DelayMs int64  `json:"delayMs"`
+	// Reason is the failure in words (why the attempt is retried).
+	Reason string `json:"reason,omitempty"`
 }
 
 // TodoItem is one entry of the todo list.

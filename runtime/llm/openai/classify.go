@@ -2,6 +2,8 @@ package openai
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,6 +35,9 @@ func (at attempt) classify(err error) *llm.Error {
 	case isTransport(err) && at.header != nil:
 		return &llm.Error{Kind: llm.ErrTransport, Err: err,
 			Message: fmt.Sprintf("the connection to %s broke in the middle of the answer (%v)", base, rootCause(err))}
+	case unreachable(err) != "":
+		return &llm.Error{Kind: llm.ErrUnreachable, Err: err,
+			Message: fmt.Sprintf("the model server at %s cannot be reached: %s (%v); check that it is running and that --base-url or OPENAI_BASE_URL is right", base, unreachable(err), rootCause(err))}
 	case isTransport(err):
 		return &llm.Error{Kind: llm.ErrTransport, Err: err,
 			Message: fmt.Sprintf("the model server at %s is unreachable (%v): check that it is running and that --base-url or OPENAI_BASE_URL is right", base, rootCause(err))}
@@ -215,6 +220,29 @@ func isTransport(err error) bool {
 	return errors.As(err, &opErr) || errors.As(err, &dnsErr) || errors.As(err, &urlErr) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE)
+}
+
+// unreachable says why a connection could not be made when waiting
+// would not change it (the connection refused, a host name that does
+// not exist, a certificate or TLS handshake that fails), "" otherwise. A
+// DNS failure that may be temporary (a timeout, SERVFAIL) is not one.
+func unreachable(err error) string {
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var recErr tls.RecordHeaderError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the connection was refused"
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return "the host name does not resolve"
+	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
+		return "its TLS certificate is not trusted"
+	case errors.As(err, &recErr):
+		return "it does not speak TLS (is the URL http:, not https:?)"
+	}
+	return ""
 }
 
 // rootCause strips url.Error's "Post \"…\":" prefix, which repeats the URL

@@ -238,7 +238,7 @@ func (p parser) arguments(path string, raw json.RawMessage) (string, error) {
 }
 
 var kinds = []llm.ErrorKind{llm.ErrRateLimit, llm.ErrServer, llm.ErrTimeout, llm.ErrTransport, llm.ErrEmpty,
-	llm.ErrAuth, llm.ErrBadRequest, llm.ErrOther, llm.ErrContextOverflow, llm.ErrPayment, llm.ErrContentFilter}
+	llm.ErrAuth, llm.ErrBadRequest, llm.ErrOther, llm.ErrContextOverflow, llm.ErrPayment, llm.ErrContentFilter, llm.ErrUnreachable}
 
 func (p parser) failure(path string, data []byte) (*Failure, error) {
 	m, err := p.object(path, data, "status", "kind", "message", "retry_after_ms")

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ptc run's exit codes say how the turn ended, a refused connection
+// fails at once saying so, and a retry line says why it retries.
+func TestHeadlessExitCodesAndTransportFailures(t *testing.T) {
+	c := newCLI(t, "PTC_TEST_RETRY_DELAY=1ms")
+	ws := t.TempDir()
+	t.Run("a turn ended by --max-steps exits 3", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "s.json")
+		call := map[string]any{"tool_calls": []any{map[string]any{"name": "bash", "arguments": map[string]any{"command": "true", "description": "t"}}}}
+		writeJSON(t, path, map[string]any{"replies": []any{call, call, map[string]any{"text": "never"}}})
+		_, errs, code := c.run("run", "--preset", "standard", "--workspace", ws, "--model", "script:"+path, "--max-steps", "1", "go")
+		if code != 3 || !strings.Contains(errs, "turn ended: max-steps") {
+			t.Fatalf("exit %d (want 3), stderr %s", code, errs)
+		}
+	})
+	t.Run("a refused connection fails at once, saying so", func(t *testing.T) {
+		start := time.Now()
+		_, errs, code := c.run("run", "--workspace", ws, "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hi")
+		took := time.Since(start)
+		if code != 1 || !strings.Contains(errs, "the connection was refused") || strings.Contains(errs, "retrying") {
+			t.Fatalf("exit %d, stderr %s", code, errs)
+		}
+		if took > 10*time.Second { // a hang guard: the retries it replaced took 15 s
+			t.Fatalf("a refused connection took %v", took)
+		}
+	})
+	t.Run("a retry line says why", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "s.json")
+		writeJSON(t, path, map[string]any{"replies": []any{
+			map[string]any{"error": map[string]any{"kind": "server", "status": 503, "message": "the pool is overloaded"}},
+			map[string]any{"text": "fine now"},
+		}})
+		out, errs, code := c.run("run", "--workspace", ws, "--model", "script:"+path, "hi")
+		if code != 0 || !strings.Contains(out, "fine now") || !strings.Contains(errs, "the pool is overloaded") || !strings.Contains(errs, "attempt 1") {
+			t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errs)
+		}
+	})
+}
