@@ -15,6 +15,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/skills"
+	"github.com/ptc-dev/ptc/runtime/structured"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/toolbox"
@@ -49,6 +50,9 @@ type composeInput struct {
 	retry    agent.Retrier
 	hooks    agent.Hooks
 	scope    *scope
+	// output, when set, is the schema the final answer must match (its
+	// structured_output section joins the prompt).
+	output *structured.Schema
 	// project is the AGENTS.md section, read once per composition so
 	// every request (and a tool-set refresh) carries the same bytes;
 	// skills likewise is the skills catalog, found once per composition.
@@ -133,7 +137,11 @@ func (in composeInput) sections(reg *tools.Registry) ([]prompt.Section, error) {
 	if _, ok := reg.Lookup(toolbox.SkillName); ok {
 		sections = append(sections, in.skills.Section(skills.Budget(in.window)))
 	}
-	return append(sections, in.project), nil
+	sections = append(sections, in.project)
+	if in.output != nil {
+		sections = append(sections, in.output.Section())
+	}
+	return sections, nil
 }
 
 // SystemSections are the preset's prompt sections, the plan policy when

@@ -15,6 +15,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/session/live"
+	"github.com/ptc-dev/ptc/runtime/structured"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -70,6 +71,10 @@ type Options struct {
 	// ApprovePlan approves every exit_plan_mode plan without asking
 	// (ptc run --approve-plan).
 	ApprovePlan bool
+	// OutputSchema, when set, makes every turn's final answer a JSON
+	// value valid against it: the structured_output section joins the
+	// system prompt, and RunStructured checks the answer (one retry).
+	OutputSchema *structured.Schema
 }
 
 // Parent names the session and call a child session was started from.
@@ -244,7 +249,7 @@ func (s *Session) apply(ctx context.Context, settings session.Settings, changed 
 	comp, err := compose(composeInput{
 		id: id, preset: preset, settings: settings, host: host, spill: s.home.SpillDir(id), home: s.home.Dir(),
 		getenv: s.opts.Getenv, models: table, now: s.opts.Now, extra: s.opts.ExtraTools, source: s.opts.ToolSource,
-		buildReg: s.opts.Toolset, retry: s.opts.Retry, hooks: s.opts.Hooks, scope: s.scope,
+		buildReg: s.opts.Toolset, retry: s.opts.Retry, hooks: s.opts.Hooks, scope: s.scope, output: s.opts.OutputSchema,
 	})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/structured"
 	"github.com/ptc-dev/ptc/runtime/tools"
 	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/sandbox/hostexec"
@@ -39,9 +41,10 @@ type children struct {
 	wg     sync.WaitGroup
 	done   chan struct{} // a background child ended (non-blocking signal)
 
-	mu    sync.Mutex
-	byID  map[string]*child
-	order []string
+	mu      sync.Mutex
+	closing bool // Close is waiting for the children: none may start
+	byID    map[string]*child
+	order   []string
 }
 
 // child is one subagent as its parent knows it.
@@ -49,6 +52,8 @@ type child struct {
 	id, callID, description, preset string
 	background                      bool
 	status, text, failure           string
+	schema                          *structured.Schema
+	result                          json.RawMessage
 	cancel                          context.CancelFunc // nil once ended or restored
 	finished                        chan struct{}
 }
@@ -98,7 +103,7 @@ func (c *children) add(ch *child) {
 }
 
 func (ch *child) info() toolbox.ChildInfo {
-	return toolbox.ChildInfo{AgentID: ch.id, Description: ch.description, Status: ch.status, Background: ch.background, Text: ch.text, Failure: ch.failure}
+	return toolbox.ChildInfo{AgentID: ch.id, Description: ch.description, Status: ch.status, Background: ch.background, Text: ch.text, Failure: ch.failure, Result: ch.result}
 }
 
 // start opens the child session for call and logs subagent/start in the
@@ -120,14 +125,18 @@ func (c *children) start(ctx context.Context, call tools.Call, in toolbox.Subage
 	}
 	no := false
 	o := p.opts
-	sess, err := Open(ctx, p.home, Options{Settings: st, Parent: &Parent{ID: p.ID(), CallID: call.ID, Depth: depth},
-		Getenv: o.Getenv, Getwd: o.Getwd, Now: o.Now, Retry: o.Retry, Toolset: o.Toolset, Plan: &no})
+	callID := call.ID
+	if in.CallID != "" {
+		callID = in.CallID
+	}
+	sess, err := Open(ctx, p.home, Options{Settings: st, Parent: &Parent{ID: p.ID(), CallID: callID, Depth: depth},
+		Getenv: o.Getenv, Getwd: o.Getwd, Now: o.Now, Retry: o.Retry, Toolset: o.Toolset, Plan: &no, OutputSchema: in.Schema})
 	if err != nil {
 		return nil, nil, fmt.Errorf("the subagent's session could not be opened: %w", err)
 	}
-	ch := &child{id: sess.ID(), callID: call.ID, description: in.Description, preset: st.Preset, background: in.Background,
-		status: childRunning, finished: make(chan struct{})}
-	start := session.SubagentStart{CallID: call.ID, Child: ch.id, Description: in.Description, Preset: st.Preset, Depth: depth + 1, Background: in.Background}
+	ch := &child{id: sess.ID(), callID: callID, description: in.Description, preset: st.Preset, background: in.Background,
+		schema: in.Schema, status: childRunning, finished: make(chan struct{})}
+	start := session.SubagentStart{CallID: callID, Child: ch.id, Description: in.Description, Preset: st.Preset, Depth: depth + 1, Background: in.Background}
 	if err := emit(ctx, session.TypeSubagentStart, start); err != nil {
 		sess.Close()
 		return nil, nil, fmt.Errorf("the subagent could not be recorded: %w", err)
@@ -210,7 +219,18 @@ func narrower(a, b []string) bool {
 // run runs the child's turn to its end, closes its session and logs
 // subagent/end in the parent.
 func (c *children) run(ctx context.Context, ch *child, sess *Session, prompt string) {
-	out, err := sess.Run(ctx, prompt)
+	var out agent.Outcome
+	var result json.RawMessage
+	var err error
+	if ch.schema != nil {
+		out, result, err = sess.RunStructured(ctx, prompt, ch.schema)
+	} else {
+		out, err = sess.Run(ctx, prompt)
+	}
+	var invalid *structured.Invalid
+	if errors.As(err, &invalid) {
+		err = nil
+	}
 	stopped := ctx.Err() != nil
 	cerr := sess.Close()
 	status, failure := session.SubagentCompleted, ""
@@ -221,9 +241,11 @@ func (c *children) run(ctx context.Context, ch *child, sess *Session, prompt str
 		status, failure = session.SubagentStopped, "it was stopped before it finished"
 	case out.Reason != session.ReasonCompleted:
 		status, failure = session.SubagentFailed, endedBy(out)
+	case invalid != nil:
+		status, failure = session.SubagentFailed, invalid.Error()+" (after one retry)"
 	}
 	c.mu.Lock()
-	ch.status, ch.text, ch.failure, ch.cancel = status, out.Text, failure, nil
+	ch.status, ch.text, ch.failure, ch.result, ch.cancel = status, out.Text, failure, result, nil
 	c.mu.Unlock()
 	// subagent/end is in the parent's log before anyone waiting on the
 	// child (agent_output, agent_stop) is let go, so what they do next
@@ -263,6 +285,13 @@ func emit(ctx context.Context, typ string, data any) error {
 
 // foreground runs the child while the call waits and returns its answer.
 func (c *children) foreground(ctx context.Context, call tools.Call, in toolbox.SubagentInput) (toolbox.ChildInfo, error) {
+	// Close waits for foreground children too: a cancelled turn's tool
+	// call returns at once (the Runner does not wait for its body), and
+	// the child must still record its end before the parent closes.
+	if !c.enter() {
+		return toolbox.ChildInfo{}, tools.Errorf(tools.CodeAborted, "the session is closing; no subagent starts now")
+	}
+	defer c.wg.Done()
 	ch, sess, err := c.start(ctx, call, in)
 	if err != nil {
 		return toolbox.ChildInfo{}, err
@@ -358,11 +387,26 @@ func (c *children) running() int {
 	return n
 }
 
-// stopAll stops the background children and waits for them (Close).
+// stopAll stops the background children and waits for every child,
+// foreground ones included (their turn's end has cancelled them) (Close).
 func (c *children) stopAll() {
 	if c == nil {
 		return
 	}
+	c.mu.Lock()
+	c.closing = true
+	c.mu.Unlock()
 	c.cancel()
 	c.wg.Wait()
+}
+
+// enter counts a foreground child in wg unless Close has begun waiting.
+func (c *children) enter() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return false
+	}
+	c.wg.Add(1)
+	return true
 }

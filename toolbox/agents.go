@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ptc-dev/ptc/runtime/structured"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -43,6 +44,13 @@ type SubagentInput struct {
 	Prompt      string `json:"prompt"`
 	Preset      string `json:"preset,omitempty"`
 	Background  bool   `json:"run_in_background,omitempty"`
+	// Schema, when set, makes the child's final answer a JSON value valid
+	// against it (one retry with the validation error); set by workflow
+	// agents, not part of the subagent tool's input.
+	Schema *structured.Schema `json:"-"`
+	// CallID, when set, is the id the child is linked by instead of the
+	// call's (a workflow's agents: one id per agent of one call).
+	CallID string `json:"-"`
 }
 
 // ChildInfo is what the subagent tools return about a child.
@@ -53,6 +61,8 @@ type ChildInfo struct {
 	Background  bool   `json:"-"` // shown by agent_list, not part of the value
 	Text        string `json:"text,omitempty"`
 	Failure     string `json:"failure,omitempty"`
+	// Result is a structured child's answer value (SubagentInput.Schema).
+	Result json.RawMessage `json:"-"`
 }
 
 const childInfoSchema = `{
