@@ -69,3 +69,11 @@ func (c *children) Stop(ctx context.Context, id string) (toolbox.ChildInfo, erro
 	}
 	return c.info(ch), nil
 }
+
+// Hold keeps Close waiting until release (see toolbox.Agents).
+func (c *children) Hold() (func(), error) {
+	if !c.enter() {
+		return nil, tools.Errorf(tools.CodeAborted, "the session is closing; nothing starts now")
+	}
+	return c.wg.Done, nil
+}

@@ -32,6 +32,11 @@ type Agents interface {
 	List() AgentListOutput
 	// Stop cancels a running child and waits until it has ended.
 	Stop(ctx context.Context, id string) (ChildInfo, error)
+	// Hold keeps the session from closing until release is called: a
+	// call that runs children and logs after they end (workflow, ralph)
+	// holds it, since a cancelled turn's call returns before its body
+	// has. It fails once the session has begun closing.
+	Hold() (release func(), err error)
 }
 
 // AgentRunning is the status of a child that has not ended yet (the

@@ -129,6 +129,11 @@ func (t *Workflow) Execute(ctx context.Context, call tools.Call) (any, error) {
 	if strings.TrimSpace(in.Script) == "" {
 		return nil, tools.Errorf(tools.CodeInvalidArgs, "invalid script: expected the body of an async function that calls agent()")
 	}
+	release, err := t.agents.Hold()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	env := tools.EnvFrom(ctx)
 	run := newWorkflowRun(t.agents, call.ID, env.Sink)
 	o := ptc.Run(ctx, workflowLimits, ptc.Request{
