@@ -96,7 +96,7 @@ func runAgentic(ctx context.Context, a *app, f *runFlags, input string) (agent.O
 		}
 		res, err = a.sess.RunGoal(ctx)
 	} else {
-		res, err = a.sess.Run(ctx, input)
+		res, err = runPrompt(ctx, a, f, input)
 	}
 	if err != nil {
 		return res, err

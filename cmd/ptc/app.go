@@ -37,6 +37,8 @@ type runFlags struct {
 	agentic agenticFlags
 	// fleet are ptc run's --nats flags (fleetclient.go).
 	fleet fleetRunFlags
+	// schema is ptc run's --output-schema (outputschema.go).
+	schema schemaFlags
 	// answerer and note are how the session talks to the user besides
 	// its events (not flags): approvals and questions (nil: the
 	// terminal's line prompt) and one-line notes (nil: stderr). The TUI
@@ -126,7 +128,7 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	opts := harness.Options{
 		Resume: f.resume, Settings: f.settings, Override: f.given,
 		Answerer: f.answerer, Observer: obs, Retry: retry,
-		Getenv: ucfg.Getenv(os.Getenv, f.settings.BaseURL),
+		Getenv: ucfg.Getenv(os.Getenv, f.settings.BaseURL), OutputSchema: f.schema.schema,
 	}
 	if f.resume == "" && opts.Settings.Model == "" && opts.Settings.BaseURL == "" && ucfg.Active(os.Getenv) {
 		opts.Settings.Model = ucfg.Model // the config's default model; --model overrides

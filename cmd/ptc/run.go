@@ -39,6 +39,9 @@ tool activity print as text (commands and the head of each result), or as one JS
 				return err
 			}
 			if f.fleet.url != "" {
+				if f.schema.path != "" {
+					return errors.New("--output-schema is not available with --nats (a worker runs the turn)")
+				}
 				return runFleet(c, f, input)
 			}
 			return runOnce(c, f, input)
@@ -46,6 +49,7 @@ tool activity print as text (commands and the head of each result), or as one JS
 	}
 	f.register(cmd)
 	f.fleet.register(cmd)
+	f.schema.register(cmd)
 	cmd.Flags().StringVar(&f.output, "output", "text", "output format: text, json or stream-json")
 	return cmd
 }
@@ -71,6 +75,9 @@ func readPrompt(args []string, stdin io.Reader, errw io.Writer) (string, error) 
 }
 
 func runOnce(c *cobra.Command, f *runFlags, input string) error {
+	if err := f.schema.load(f); err != nil {
+		return err
+	}
 	out := c.OutOrStdout()
 	pr := newPrinter(f.output, out, c.ErrOrStderr())
 	a, err := openApp(c.Context(), f, pr.event)
@@ -87,8 +94,12 @@ func runOnce(c *cobra.Command, f *runFlags, input string) error {
 	if err != nil {
 		return err
 	}
+	pr.result = f.schema.result
 	if err := pr.finish(res); err != nil {
 		return err
+	}
+	if f.schema.invalid != nil {
+		return f.schema.invalid
 	}
 	return turnError(res)
 }
@@ -146,6 +157,9 @@ type printer struct {
 	inText    bool // last thing printed was streamed text without a newline
 	context   contextView
 	inReason  bool
+	// result is the structured answer's value (--output-schema), printed
+	// as result in --output json.
+	result json.RawMessage
 	// users prints the user's prompts too: a follower of a session others
 	// type into (ptc attach --serve) sees what was asked.
 	users bool
@@ -299,7 +313,9 @@ func (p *printer) line(s string) {
 func (p *printer) finish(res agent.Outcome) error {
 	switch p.format {
 	case "json":
-		return json.NewEncoder(p.out).Encode(finalObject(p.sessionID, res))
+		fo := finalObject(p.sessionID, res)
+		fo.Result = p.result
+		return json.NewEncoder(p.out).Encode(fo)
 	case "stream-json":
 		return nil
 	}
@@ -324,6 +340,8 @@ type final struct {
 	Usage     llm.Usage `json:"usage"`
 	Turn      int       `json:"turn"`
 	Steps     int       `json:"steps"`
+	// Result is the answer's JSON value under --output-schema.
+	Result json.RawMessage `json:"result,omitempty"`
 }
 
 func finalObject(id string, res agent.Outcome) final {
