@@ -91,6 +91,7 @@ turn headless; ptc sessions lists earlier sessions and ptc --resume ID continues
 		newWorkerCmd(),
 		newNatsCmd(),
 		newServeCmd(),
+		newAcpCmd(),
 	)
 	explainArgs(root)
 	return root
