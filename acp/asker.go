@@ -88,9 +88,9 @@ func (a asker) request(q tools.Question) (sdk.RequestPermissionRequest, map[stri
 		}
 		info = callInfo{name: q.Tool, title: titleOf(q.Tool, parseArgs(q.Args)), kind: kindOf(q.Tool), input: rawInput(q.Args, parseArgs(q.Args))}
 	}
-	tc := sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Status: sdk.Ptr(sdk.ToolCallStatusPending)}
+	tc := sdk.ToolCallUpdate{ToolCallId: sdk.ToolCallId(id), Status: sdk.Ptr(sdk.ToolCallStatusPending), Title: sdk.Ptr(info.title)}
 	if !known {
-		tc.Title, tc.Kind, tc.RawInput = sdk.Ptr(info.title), sdk.Ptr(info.kind), info.input
+		tc.Kind, tc.RawInput = sdk.Ptr(info.kind), info.input
 	}
 	var opts []sdk.PermissionOption
 	answers := map[string]string{}
