@@ -156,6 +156,9 @@ func (r *rig) prompt(id sdk.SessionId, text string) sdk.PromptResponse {
 var theHome *harness.Home
 
 func TestMain(m *testing.M) {
+	if p := os.Getenv("PTC_ACP_CLAIM_HELPER"); p != "" {
+		claimHelper(p)
+	}
 	dir, err := os.MkdirTemp("", "ptc-acp-test-")
 	if err != nil {
 		panic(err)

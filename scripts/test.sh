@@ -33,7 +33,7 @@ GOOS=wasip1 GOARCH=wasm go vet ./sandbox/guest/cmd/... ./sandbox/guest/internal/
 # runs both ways, because its heaviest hostile programs skip under -race (the
 # detector's shadow memory). -timeout: cmd/ptc's end-to-end tests come near
 # go test's 10-minute default on a busy machine.
-race=$(go list ./runtime/... ./ptc/... ./harness ./serve/... ./sandbox ./sandbox/rootfs ./sandbox/jobs ./sandbox/term ./toolbox ./cmd/ptc/tui)
+race=$(go list ./runtime/... ./ptc/... ./harness ./serve/... ./acp ./sandbox ./sandbox/rootfs ./sandbox/jobs ./sandbox/term ./toolbox ./cmd/ptc/tui)
 plain=$(go list ./... | grep -vxF -f <(printf '%s\n' $race | grep -v '/ptc/ptc$'))
 go test -count=1 -timeout 30m $plain
 go test -count=1 -timeout 30m -race $race
