@@ -37,14 +37,18 @@ type Config struct {
 // Agent is ptc as an ACP agent: the SDK calls its methods, one
 // goroutine per request. It is safe for concurrent use.
 type Agent struct {
-	cfg  Config
-	conn *sdk.AgentSideConnection
+	cfg Config
+	// conn is set once NewAgentSideConnection returns, which is after it
+	// starts reading requests: use peer, which waits for ready.
+	conn  *sdk.AgentSideConnection
+	ready chan struct{}
 	// ctx lives as long as the connection: MCP servers and the sessions'
 	// work are bound to it, not to the request that started them.
 	ctx context.Context
 
-	mu    sync.Mutex
-	convs map[string]*conv
+	mu     sync.Mutex
+	convs  map[string]*conv
+	closed bool // the connection ended: no session opens any more
 }
 
 // Serve speaks ACP on in and out until the client closes in or ctx ends,
@@ -58,9 +62,12 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	a := &Agent{cfg: cfg, ctx: ctx, convs: map[string]*conv{}}
+	a := &Agent{cfg: cfg, ctx: ctx, convs: map[string]*conv{}, ready: make(chan struct{})}
+	// The SDK's diagnostics go to slog's default logger: its SetLogger
+	// races with the reader it has already started (LogHandler is for the
+	// caller's slog.SetDefault).
 	a.conn = sdk.NewAgentSideConnection(a, out, in)
-	a.conn.SetLogger(slog.New(logHandler{cfg.Logf}))
+	close(a.ready)
 	select {
 	case <-a.conn.Done():
 	case <-ctx.Done():
@@ -72,13 +79,24 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer) error {
 func (a *Agent) closeAll() error {
 	a.mu.Lock()
 	convs := a.convs
-	a.convs = map[string]*conv{}
+	a.convs, a.closed = map[string]*conv{}, true
 	a.mu.Unlock()
 	var errs []error
 	for _, c := range convs {
 		errs = append(errs, c.close())
 	}
 	return errors.Join(errs...)
+}
+
+// peer is the connection to the client.
+func (a *Agent) peer() *sdk.AgentSideConnection {
+	<-a.ready
+	return a.conn
+}
+
+// RequestPermission makes the Agent the asker's way to the client.
+func (a *Agent) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	return a.peer().RequestPermission(ctx, p)
 }
 
 func (a *Agent) logf(format string, args ...any) { a.cfg.Logf(format, args...) }
@@ -236,7 +254,10 @@ var (
 	_ sdk.AgentLoader = (*Agent)(nil)
 )
 
-// logHandler sends the SDK's diagnostics to Logf.
+// LogHandler is a slog.Handler writing through logf, for the SDK's
+// diagnostics (slog.SetDefault(slog.New(LogHandler(logf)))).
+func LogHandler(logf func(string, ...any)) slog.Handler { return logHandler{logf} }
+
 type logHandler struct{ logf func(string, ...any) }
 
 func (h logHandler) Enabled(context.Context, slog.Level) bool { return true }

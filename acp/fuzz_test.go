@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
+	"sync"
 	"testing"
 
 	"github.com/ptc-dev/ptc/acp"
@@ -32,12 +32,14 @@ func FuzzFrames(f *testing.F) {
 		f.Add([]byte(s + "\n"))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		var out bytes.Buffer
+		var out lockedBuffer
 		cfg := acp.Config{Home: theHome, Options: harness.Options{Settings: session.Settings{Model: "script:/nonexistent"}}}
 		if err := acp.Serve(context.Background(), cfg, bytes.NewReader(in), &out); err != nil {
 			t.Logf("serve: %v", err)
 		}
-		sc := bufio.NewScanner(&out)
+		// A request still in flight when the input ended may answer
+		// later; what is written so far is whole messages.
+		sc := bufio.NewScanner(bytes.NewReader(out.snapshot()))
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
 			var m struct {
@@ -50,4 +52,20 @@ func FuzzFrames(f *testing.F) {
 	})
 }
 
-var _ io.Reader = (*bytes.Reader)(nil)
+// lockedBuffer is a writer safe for the connection's writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) snapshot() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.b.Bytes())
+}

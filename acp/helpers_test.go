@@ -115,7 +115,6 @@ func start(t *testing.T, home *harness.Home, settings session.Settings, cl *clie
 		fromAgent.Close()
 	}()
 	r := &rig{t: t, home: home, cl: cl, conn: sdk.NewClientSideConnection(cl, fromClient, toClient)}
-	r.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var once sync.Once
 	r.stop = func() {
 		once.Do(func() {
@@ -159,6 +158,8 @@ func TestMain(m *testing.M) {
 	if p := os.Getenv("PTC_ACP_CLAIM_HELPER"); p != "" {
 		claimHelper(p)
 	}
+	// The SDK logs connection ends through slog's default logger.
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	dir, err := os.MkdirTemp("", "ptc-acp-test-")
 	if err != nil {
 		panic(err)

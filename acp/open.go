@@ -45,9 +45,9 @@ func (a *Agent) open(resume, cwd string, servers []sdk.McpServer) (*conv, error)
 	c := newConv(workspace, a.logf)
 	// The outbox sends only once the session is live, so after c.id is set.
 	c.out = newOutbox(func(u sdk.SessionUpdate) error {
-		return a.conn.SessionUpdate(a.ctx, sdk.SessionNotification{SessionId: sdk.SessionId(c.id), Update: u})
+		return a.peer().SessionUpdate(a.ctx, sdk.SessionNotification{SessionId: sdk.SessionId(c.id), Update: u})
 	})
-	opts.Answerer = asker{conv: c, client: a.conn}
+	opts.Answerer = asker{conv: c, client: a}
 	opts.Observer = c.observe
 	opts.MCP = &harness.MCPOptions{Configs: a.cfg.MCPConfigs, Servers: extra,
 		Notify: func(s string) { a.logf("session %s: mcp: %s", c.id, termsafe.Line(s)) }, Version: a.cfg.Version}
@@ -73,6 +73,10 @@ func (a *Agent) open(resume, cwd string, servers []sdk.McpServer) (*conv, error)
 		a.logf("session %s: %s", c.id, termsafe.Line(n))
 	}
 	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return nil, errors.Join(errors.New("the connection is closing"), c.close())
+	}
 	a.convs[c.id] = c
 	a.mu.Unlock()
 	a.logf("session %s: open in %s", c.id, c.tr.workspace)

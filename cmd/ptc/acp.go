@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -71,6 +72,7 @@ func runAcp(c *cobra.Command, f *runFlags, logPath string) error {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(logFile, "%s %s\n", time.Now().UTC().Format(time.RFC3339), termsafe.Line(fmt.Sprintf(format, args...)))
 	}
+	slog.SetDefault(slog.New(acp.LogHandler(logf)))
 	retry, err := testRetry()
 	if err != nil {
 		return err

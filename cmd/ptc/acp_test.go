@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -196,7 +195,6 @@ func TestAcpStdoutCarriesOnlyFrames(t *testing.T) {
 		}
 	}()
 	conn := sdk.NewClientSideConnection(frameClient{}, stdin, toClient)
-	conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ctx := context.Background()
 	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
 		t.Fatal(err)
