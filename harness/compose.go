@@ -14,9 +14,11 @@ import (
 	"github.com/ptc-dev/ptc/runtime/plan"
 	"github.com/ptc-dev/ptc/runtime/prompt"
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/settingsfile"
 	"github.com/ptc-dev/ptc/runtime/skills"
 	"github.com/ptc-dev/ptc/runtime/structured"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/web"
 	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/toolbox"
 )
@@ -84,7 +86,12 @@ func compose(in composeInput) (composition, error) {
 		build = Toolset
 	}
 	in.skills = skills.Discover(s.Workspace, in.home)
-	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Extra: in.extraTools(), Network: s.Network, Skills: in.skills, Sessions: session.NewCatalog(in.home), scope: in.scope})
+	webCfg, err := web.LoadConfig(settingsfile.User(in.home), in.getenv)
+	if err != nil {
+		return composition{}, err
+	}
+	reg, err := build(ToolsetConfig{Preset: in.preset, Workspace: s.Workspace, Sandbox: s.Sandbox, Host: in.host, Extra: in.extraTools(), Network: s.Network, Skills: in.skills, Sessions: session.NewCatalog(in.home),
+		Web: webCfg, WebFetch: s.WebFetch, scope: in.scope})
 	if err != nil {
 		return composition{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/skills"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/web"
 	"github.com/ptc-dev/ptc/sandbox"
 	"github.com/ptc-dev/ptc/toolbox"
 )
@@ -34,6 +35,10 @@ type ToolsetConfig struct {
 	// Sessions are the home's sessions (session_search, session_read);
 	// nil builds those tools detached.
 	Sessions *session.Catalog
+	// Web is the web tools' configuration; WebFetch adds web_fetch
+	// whatever the preset says (--web-fetch).
+	Web      web.Config
+	WebFetch bool
 	// scope is the session's plan mode, goal and children; nil (outside
 	// a session) builds those tools detached.
 	scope *scope
@@ -75,8 +80,9 @@ func (sc *scope) deps(sb *sandboxSet) toolbox.Deps {
 }
 
 // presetTools are the tool names a preset gets: its list, then the
-// terminal tools it does not list itself when it has terminals: true.
-func presetTools(p *presets.Preset) []string {
+// terminal tools it does not list itself when it has terminals: true,
+// then web_fetch when the preset or the run turns it on.
+func presetTools(p *presets.Preset, webFetch bool) []string {
 	names := slices.Clone(p.Tools)
 	if p.Terminals {
 		for _, n := range toolbox.TerminalNames {
@@ -84,6 +90,9 @@ func presetTools(p *presets.Preset) []string {
 				names = append(names, n)
 			}
 		}
+	}
+	if (p.WebFetch || webFetch) && !slices.Contains(names, toolbox.WebFetchName) {
+		names = append(names, toolbox.WebFetchName)
 	}
 	return names
 }
@@ -105,10 +114,9 @@ func Toolset(cfg ToolsetConfig) (*tools.Registry, error) {
 		cfg.scope = detachedScope()
 	}
 	deps := cfg.scope.deps(&sandboxSet{cfg: cfg})
-	deps.Skills = cfg.Skills
-	deps.Sessions = cfg.Sessions
+	deps.Skills, deps.Sessions, deps.Web = cfg.Skills, cfg.Sessions, cfg.Web
 	built := make([]tools.Tool, 0, len(cfg.Preset.Tools)+len(cfg.Extra))
-	for _, name := range presetTools(cfg.Preset) {
+	for _, name := range presetTools(cfg.Preset, cfg.WebFetch) {
 		e, ok := toolbox.Lookup(name)
 		if !ok || e.Hidden {
 			return nil, fmt.Errorf("preset %s lists unknown tool %q", cfg.Preset.ID, name)

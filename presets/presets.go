@@ -45,7 +45,10 @@ type Preset struct {
 	// terminal_read, terminal_signal, terminal_list, terminal_close):
 	// confined host programs on pseudo-terminals.
 	Terminals bool `yaml:"terminals" json:"terminals,omitempty"`
-	MaxSteps  int  `yaml:"max_steps" json:"maxSteps"`
+	// WebFetch adds web_fetch (off by default: a fetched page is text
+	// the model did not choose to trust; --web-fetch also adds it).
+	WebFetch bool `yaml:"web_fetch" json:"webFetch,omitempty"`
+	MaxSteps int  `yaml:"max_steps" json:"maxSteps"`
 	// Compact lets long sessions prune old tool results and compact
 	// automatically (default true; runtime/compact).
 	Compact bool `yaml:"compact" json:"compact"`

@@ -9,6 +9,7 @@ import (
 	"github.com/ptc-dev/ptc/runtime/session"
 	"github.com/ptc-dev/ptc/runtime/skills"
 	"github.com/ptc-dev/ptc/runtime/tools"
+	"github.com/ptc-dev/ptc/runtime/web"
 )
 
 // Needs says what a tool's constructor draws from Deps.
@@ -54,6 +55,9 @@ type Deps struct {
 	// Sessions are the home's sessions, which session_search and
 	// session_read query (nil: none).
 	Sessions *session.Catalog
+	// Web is how web_fetch and web_search reach the network (the zero
+	// value: public addresses, no search backend).
+	Web web.Config
 }
 
 // Entry is one built-in tool: its wire name, what its constructor needs,
@@ -105,6 +109,8 @@ var catalog = []Entry{
 	{Name: SkillName, Needs: NeedsSkills, Absent: func(d Deps) bool { return d.Skills.Len() == 0 }, New: func(d Deps) (tools.Tool, error) { return Skill(d.Skills), nil }},
 	{Name: SessionSearchName, Needs: NeedsSessions, New: func(d Deps) (tools.Tool, error) { return SessionSearch(d.Sessions), nil }},
 	{Name: SessionReadName, Needs: NeedsSessions, New: func(d Deps) (tools.Tool, error) { return SessionRead(d.Sessions), nil }},
+	{Name: WebSearchName, New: func(d Deps) (tools.Tool, error) { return WebSearch(d.Web), nil }},
+	{Name: WebFetchName, New: func(d Deps) (tools.Tool, error) { return WebFetch(d.Web), nil }},
 	{Name: tools.RunCodeName, New: fixed(func() tools.Tool { return NewRunCode(RunCodeConfig{}) })},
 	{Name: NoopName, Hidden: true, New: fixed(Noop)},
 }

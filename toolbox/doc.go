@@ -10,6 +10,7 @@
 //	create_goal get_goal update_goal   over runtime/goal's keeper
 //	subagent agent_output agent_list   over Agents, the session's children
 //	agent_stop                         (harness implements it)
+//	web_search web_fetch               over runtime/web's seam and policy
 //	run_code                           over package ptc's engine
 //	noop                               hidden: tests and benchmarks
 //

@@ -61,7 +61,7 @@ var settingFlags = map[string]session.Field{
 	"preset": session.FieldPreset, "model": session.FieldModel, "base-url": session.FieldBaseURL,
 	"workspace": session.FieldWorkspace, "sandbox": session.FieldSandbox, "approval": session.FieldApproval,
 	"max-steps": session.FieldMaxSteps, "context-window": session.FieldContextWindow, "no-compact": session.FieldNoCompact,
-	"network": session.FieldNetwork,
+	"network": session.FieldNetwork, "web-fetch": session.FieldWebFetch,
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
@@ -74,6 +74,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 	fl.StringVar(&s.Sandbox, "sandbox", "", "sandbox mode: read-only, workspace-write, git-write or danger-full-access (default: the preset's)")
 	fl.BoolVar(&s.Network, "network", false, "let host programs the sandbox runs reach the network (off by default, or the preset's)")
+	fl.BoolVar(&s.WebFetch, "web-fetch", false, "offer the web_fetch tool (off by default, or the preset's web_fetch: true); private and loopback addresses stay refused unless PTC_WEB_ALLOW_PRIVATE=1")
 	fl.StringVar(&s.Approval, "approval", "", "approval policy: ask (default) or never")
 	fl.IntVar(&s.MaxSteps, "max-steps", 0, "end a turn after this many model requests (0: the preset's budget)")
 	fl.IntVar(&s.ContextWindow, "context-window", 0, "the model's context window in tokens (0: the model table's, see $PTC_HOME/models.yaml)")

@@ -31,6 +31,9 @@ type Settings struct {
 	// Network lets the host programs the sandbox runs reach the network
 	// (--network); off, they have none.
 	Network bool `json:"network,omitempty"`
+	// WebFetch adds the web_fetch tool whatever the preset says
+	// (--web-fetch).
+	WebFetch bool `json:"webFetch,omitempty"`
 }
 
 // SettingsChange is the data of session/settings: the whole new settings,
@@ -57,10 +60,11 @@ const (
 	FieldContextWindow Field = "contextWindow"
 	FieldNoCompact     Field = "noCompact"
 	FieldNetwork       Field = "network"
+	FieldWebFetch      Field = "webFetch"
 )
 
 // AllFields lists every settings field in a stable order.
-var AllFields = []Field{FieldWorkspace, FieldPreset, FieldModel, FieldBaseURL, FieldSandbox, FieldApproval, FieldMaxSteps, FieldContextWindow, FieldNoCompact, FieldNetwork}
+var AllFields = []Field{FieldWorkspace, FieldPreset, FieldModel, FieldBaseURL, FieldSandbox, FieldApproval, FieldMaxSteps, FieldContextWindow, FieldNoCompact, FieldNetwork, FieldWebFetch}
 
 // With returns s with the named fields taken from o.
 func (s Settings) With(o Settings, fields ...Field) Settings {
@@ -86,6 +90,8 @@ func (s Settings) With(o Settings, fields ...Field) Settings {
 			s.NoCompact = o.NoCompact
 		case FieldNetwork:
 			s.Network = o.Network
+		case FieldWebFetch:
+			s.WebFetch = o.WebFetch
 		}
 	}
 	return s
