@@ -31,22 +31,33 @@ func ParsePolicy(s string) (Policy, error) {
 // pre-execute hooks, the tool's own need for approval and the escalation
 // its call declares all become one Need for the session's Approvals. It
 // returns the context the body runs with (carrying an approved
-// escalation, see Approved), or the call's DENIED / ABORTED / INVALID_ARGS
-// failure.
-func (r *Runner) admit(ctx context.Context, env *Env, e *entry, call Call, hooks []Hook) (context.Context, *Error) {
+// escalation, see Approved) and the call (its arguments as a hook
+// rewrote them), or the call's DENIED / ABORTED / INVALID_ARGS failure.
+func (r *Runner) admit(ctx context.Context, env *Env, e *entry, call Call, hooks []Hook) (context.Context, Call, *Error) {
 	svc := env.Approvals
 	n := Need{Question: Question{CallID: call.ID, Tool: call.Name, Args: string(call.Args), Mode: env.mode()}}
 	if why := readOnly(env, e, call); why != "" {
 		n.Refuse, n.RefusedBy, n.Subject = why, ByReadOnly, call.Name
 		_, err := svc.Decide(ctx, env, n)
-		return ctx, err
+		return ctx, call, err
 	}
 	ask := false
 	for _, h := range hooks {
 		if h.Pre == nil {
 			continue
 		}
-		switch v := h.Pre(ctx, call); v.Action {
+		v := h.Pre(ctx, call)
+		if v.Action != Deny && v.Args != nil {
+			args, parsed, perr := parseArgs(call.Name, v.Args)
+			if perr == nil {
+				perr = e.validateInput(parsed)
+			}
+			if perr != nil {
+				return ctx, call, Errorf(CodeInvalidArgs, "hook %s rewrote the arguments of %s into unusable ones: %s", hookName(h), call.Name, perr.Message)
+			}
+			call.Args, call.Raw, n.Question.Args = args, string(args), string(args)
+		}
+		switch v.Action {
 		case Deny:
 			why := v.Reason
 			if why == "" {
@@ -54,7 +65,7 @@ func (r *Runner) admit(ctx context.Context, env *Env, e *entry, call Call, hooks
 			}
 			n.Refuse, n.RefusedBy = "denied by policy hook "+hookName(h)+": "+why, ByHook
 			_, err := svc.Decide(ctx, env, n)
-			return ctx, err
+			return ctx, call, err
 		case Ask:
 			ask = true
 			if n.Reason == "" {
@@ -62,9 +73,14 @@ func (r *Runner) admit(ctx context.Context, env *Env, e *entry, call Call, hooks
 			}
 		}
 	}
+	if why := readOnly(env, e, call); why != "" { // a rewrite may have made it a write
+		n.Refuse, n.RefusedBy, n.Subject = why, ByReadOnly, call.Name
+		_, err := svc.Decide(ctx, env, n)
+		return ctx, call, err
+	}
 	esc, err := escalation(ctx, e, call)
 	if err != nil {
-		return ctx, err
+		return ctx, call, err
 	}
 	switch {
 	case esc != nil:
@@ -78,18 +94,18 @@ func (r *Runner) admit(ctx context.Context, env *Env, e *entry, call Call, hooks
 		n.Question.Text = fmt.Sprintf("Allow %s to run with these arguments?", call.Name)
 		n.Grant = &session.Grant{Tool: call.Name}
 	default:
-		return ctx, nil
+		return ctx, call, nil
 	}
 	if n.Reason != "" {
 		n.Question.Text += " (" + n.Reason + ")"
 	}
 	if _, err := svc.Decide(ctx, env, n); err != nil {
-		return ctx, err
+		return ctx, call, err
 	}
 	if esc != nil {
 		ctx = withApproved(ctx, *esc)
 	}
-	return ctx, nil
+	return ctx, call, nil
 }
 
 // escalation asks the tool what the call asks beyond the sandbox.

@@ -1,6 +1,9 @@
 package tools
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Action is a pre-execute hook's decision.
 type Action int
@@ -16,10 +19,14 @@ const (
 	Deny
 )
 
-// Verdict is what a pre-execute hook returns.
+// Verdict is what a pre-execute hook returns. Args, when set with Allow
+// or Ask, replaces the call's arguments: they are validated against the
+// tool's schema again (invalid ones fail the call, naming the hook), and
+// later hooks, the approval and the tool see them.
 type Verdict struct {
 	Action Action
 	Reason string
+	Args   json.RawMessage
 }
 
 // Outcome is what a tool produced, as seen by post-execute hooks: the

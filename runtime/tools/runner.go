@@ -139,7 +139,7 @@ func (r *Runner) Dispatch(ctx context.Context, call Call) (res Result) {
 	env := r.env(ctx)
 	ctx = WithEnv(ctx, env)
 	hooks := r.hookList()
-	ctx, aerr := r.admit(ctx, env, e, call, hooks)
+	ctx, call, aerr := r.admit(ctx, env, e, call, hooks)
 	if aerr != nil {
 		return Failure(call, aerr)
 	}
