@@ -181,7 +181,7 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 		s.log = s.owned.SessionLog()
 		if err := s.openScope(ctx, preset, true); err != nil {
 			s.owned.Close()
-			return nil, err
+			return nil, errors.Join(err, home.forget(h.ID))
 		}
 	} else {
 		id, err := cat.Resolve(opts.Resume)
@@ -210,6 +210,11 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 	}
 	if err := s.apply(ctx, settings, changed, "resume"); err != nil {
 		s.owned.Close()
+		if !s.resumed {
+			// A pre-flight failure (no key, a bad script): the new
+			// session never ran, and is not kept.
+			err = errors.Join(err, home.forget(s.ID()))
+		}
 		return nil, err
 	}
 	s.openCheckpoints()

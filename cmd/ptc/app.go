@@ -163,7 +163,7 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	}
 	notices, err := sess.StartMCP(ctx)
 	if err != nil {
-		return nil, errors.Join(err, sess.Close(), home.Close())
+		return nil, errors.Join(err, sess.Discard(), home.Close())
 	}
 	for _, n := range notices {
 		f.notef("ptc: note: %s", termsafe.String(n))
@@ -202,9 +202,11 @@ func shellQuote(s string) string {
 }
 
 // Close makes the log durable, stops the MCP servers and releases the
-// session and the home.
+// session and the home. A session this app created that never had a
+// turn (an interactive session left before its first prompt) is not
+// kept.
 func (a *app) Close() error {
-	return errors.Join(a.sess.Close(), a.home.Close())
+	return errors.Join(a.sess.Discard(), a.home.Close())
 }
 
 // testRetry is the hidden PTC_TEST_RETRY_DELAY: retries with a fixed

@@ -43,4 +43,25 @@ func TestHeadlessExitCodesAndTransportFailures(t *testing.T) {
 			t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errs)
 		}
 	})
+	t.Run("a failed pre-flight and an interactive session with no prompt leave no session", func(t *testing.T) {
+		c := newCLI(t)
+		hello := "script:" + examplePath(t, "hello.json")
+		for _, args := range [][]string{
+			{"run", "--workspace", ws, "hi"}, // no key
+			{"run", "--workspace", ws, "--model", "script:/nonexistent/s.json", "hi"},
+			{"run", "--workspace", ws, "--model", hello, "--mcp-config", "/nonexistent/mcp.json", "hi"},
+		} {
+			if _, _, code := c.run(args...); code == 0 {
+				t.Fatalf("ptc %v succeeded", args)
+			}
+		}
+		line := c.command("--workspace", ws, "--model", hello)
+		line.Stdin = strings.NewReader("")
+		if _, errs, code := c.collect(line); code != 0 {
+			t.Fatalf("line mode with no prompt: exit %d %s", code, errs)
+		}
+		if out := c.ok("sessions", "--output", "json"); strings.TrimSpace(out) != "[]" {
+			t.Fatalf("sessions left behind: %s", out)
+		}
+	})
 }

@@ -83,7 +83,10 @@ func TestFirstRunSetupWritesTheConfig(t *testing.T) {
 	p.waitText("ctrl+c cancels, twice exits")
 	p.typed("/exit")
 	p.keys("Enter")
-	p.waitText("resume with")
+	p.waitFor("the TUI to end", func(s string) bool { return !strings.Contains(s, "ctrl+c cancels") })
+	if out := (&cli{t: t, home: home}).ok("sessions"); !strings.Contains(out, "No sessions yet") && !strings.Contains(out, "no sessions yet") {
+		t.Fatalf("a TUI left before its first prompt kept a session:\n%s", out)
+	}
 
 	cfg := filepath.Join(home, "config.yaml")
 	st, err := os.Stat(cfg)

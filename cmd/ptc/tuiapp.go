@@ -51,6 +51,9 @@ func runTUI(c *cobra.Command, f *runFlags) error {
 	if err := tui.Run(be, cfg, ans); err != nil {
 		return err
 	}
+	if be.Seat().Session().Untouched() {
+		return nil // nothing was asked: the session is not kept (be.close)
+	}
 	fmt.Fprintf(c.ErrOrStderr(), "session %s saved; resume with: %s\n", be.ID(), be.ResumeHint())
 	return nil
 }
