@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,6 +63,30 @@ func TestHeadlessExitCodesAndTransportFailures(t *testing.T) {
 		}
 		if out := c.ok("sessions", "--output", "json"); strings.TrimSpace(out) != "[]" {
 			t.Fatalf("sessions left behind: %s", out)
+		}
+	})
+	t.Run("--output json carries the model, its cost and the calls per tool", func(t *testing.T) {
+		c := newCLI(t)
+		path := filepath.Join(t.TempDir(), "s.json")
+		bash := map[string]any{"name": "bash", "arguments": map[string]any{"command": "true", "description": "t"}}
+		writeJSON(t, path, map[string]any{"replies": []any{
+			map[string]any{"tool_calls": []any{bash, bash, map[string]any{"name": "glob", "arguments": map[string]any{"pattern": "*"}}}},
+			map[string]any{"text": "done"},
+		}})
+		write(t, filepath.Join(c.home, "models.yaml"), "models:\n  \"script:"+path+"\":\n    price: {input: 1.0, cache_hit: 0.1, output: 2.0}\n")
+		out := c.ok("run", "--preset", "standard", "--workspace", ws, "--model", "script:"+path, "--output", "json", "go")
+		var res struct {
+			Model string `json:"model"`
+			Usage struct {
+				Cost float64 `json:"cost_usd"`
+			} `json:"usage"`
+			ToolCalls map[string]int `json:"tool_calls"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Model != "script:"+path || res.Usage.Cost <= 0 || res.ToolCalls["bash"] != 2 || res.ToolCalls["glob"] != 1 {
+			t.Fatalf("json result %s", out)
 		}
 	})
 }

@@ -86,6 +86,7 @@ func runOnce(c *cobra.Command, f *runFlags, input string) error {
 	}
 	defer a.Close()
 	pr.sessionID, pr.resume = a.ID(), a.resumeHint()
+	pr.tally.model, pr.tally.priced = a.sess.Settings().Model, a.sess.Model()
 	input = expandCommand(a, f, input)
 
 	ctx, stop := interruptContext(c.Context())
@@ -163,6 +164,8 @@ type printer struct {
 	// users prints the user's prompts too: a follower of a session others
 	// type into (ptc attach --serve) sees what was asked.
 	users bool
+	// tally is what --output json sums up besides the outcome (summary.go).
+	tally tally
 }
 
 func newPrinter(format string, out, errw io.Writer) *printer {
@@ -180,6 +183,7 @@ const (
 
 // event is the agent's observer.
 func (p *printer) event(ev session.Event) {
+	p.tally.count(ev)
 	switch p.format {
 	case "stream-json":
 		p.streamJSON(ev)
@@ -313,7 +317,7 @@ func (p *printer) line(s string) {
 func (p *printer) finish(res agent.Outcome) error {
 	switch p.format {
 	case "json":
-		fo := finalObject(p.sessionID, res)
+		fo := p.tally.apply(finalObject(p.sessionID, res))
 		fo.Result = p.result
 		return json.NewEncoder(p.out).Encode(fo)
 	case "stream-json":
@@ -342,6 +346,10 @@ type final struct {
 	Steps     int       `json:"steps"`
 	// Result is the answer's JSON value under --output-schema.
 	Result json.RawMessage `json:"result,omitempty"`
+	// Model and ToolCalls (calls per tool name, a program's nested calls
+	// included) are set by ptc run.
+	Model     string         `json:"model,omitempty"`
+	ToolCalls map[string]int `json:"tool_calls,omitempty"`
 }
 
 func finalObject(id string, res agent.Outcome) final {
