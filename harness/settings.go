@@ -29,7 +29,7 @@ func CheckSettings(s session.Settings) error {
 		}
 	}
 	if s.MaxSteps < 0 {
-		return errors.New("--max-steps must be 0 (no limit) or more")
+		return errors.New("--max-steps must be 1 or more (0, the default, takes the preset's budget)")
 	}
 	if s.ContextWindow < 0 {
 		return errors.New("--context-window must be 0 (the model's own) or more")

@@ -67,7 +67,7 @@ ptc config alone (or get) prints it with the key masked; get KEY prints one valu
 				}
 				return cfg.Save(dir)
 			}
-			return usageError{err: errors.New("ptc config takes get [KEY], set KEY VALUE or path"), usage: c.UsageString()}
+			return newUsageError(c, errors.New("ptc config takes get [KEY], set KEY VALUE or path"))
 		},
 	}
 	cmd.Flags().StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")

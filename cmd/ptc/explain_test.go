@@ -55,8 +55,8 @@ func TestAMissingArgumentPrintsTheUsage(t *testing.T) {
 	c := newCLI(t)
 	for _, args := range [][]string{{"session", "show"}, {"sh"}, {"session", "rm"}, {"--no-such-flag"}} {
 		_, errs, code := c.run(args...)
-		if code != 2 || !strings.Contains(errs, "Usage:") {
-			t.Errorf("ptc %v: exit %d, stderr %q; want exit 2 and the usage", args, code, errs)
+		if code != 2 || !strings.Contains(errs, "Usage:") || !strings.Contains(errs, "--help` for its flags") || strings.Count(errs, "\n") > 3 {
+			t.Errorf("ptc %v: exit %d, stderr %q; want exit 2, the one-line usage and where the flags are", args, code, errs)
 		}
 	}
 	if _, errs, _ := c.run("session", "show"); !strings.Contains(errs, "ptc session show needs an argument") {

@@ -89,4 +89,14 @@ func TestHeadlessExitCodesAndTransportFailures(t *testing.T) {
 			t.Fatalf("json result %s", out)
 		}
 	})
+	t.Run("a bad flag is one line and where the help is; --max-steps -1 says what 0 means", func(t *testing.T) {
+		_, errs, code := c.run("run", "--no-such-flag", "x")
+		if code != 2 || strings.Count(errs, "\n") > 3 || !strings.Contains(errs, "see `ptc run --help`") {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		_, errs, code = c.run("run", "--max-steps", "-1", "x")
+		if code == 0 || !strings.Contains(errs, "0, the default, takes the preset's budget") || strings.Contains(errs, "no limit") {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+	})
 }

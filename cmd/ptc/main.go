@@ -17,10 +17,16 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 // usageError is a command line ptc cannot run as typed (a missing or
-// extra argument, an unknown flag): it prints with the command's usage.
+// extra argument, an unknown flag): it prints with the command's one-line
+// usage and where the rest is (not the 40 lines of every flag).
 type usageError struct {
 	err   error
 	usage string
+}
+
+// newUsageError is err for command c.
+func newUsageError(c *cobra.Command, err error) usageError {
+	return usageError{err: err, usage: fmt.Sprintf("Usage: %s\nsee `%s --help` for its flags\n", c.UseLine(), c.CommandPath())}
 }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -35,7 +41,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ptc:", err)
 		var ue usageError
 		if errors.As(err, &ue) {
-			fmt.Fprint(os.Stderr, "\n"+ue.usage)
+			fmt.Fprint(os.Stderr, ue.usage)
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -69,7 +75,7 @@ turn headless; ptc sessions lists earlier sessions and ptc --resume ID continues
 	root.SilenceUsage = true
 	root.SilenceErrors = true
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{err: err, usage: c.UsageString()}
+		return newUsageError(c, err)
 	})
 	root.AddCommand(
 		newVersionCmd(),
@@ -106,7 +112,7 @@ func explainArgs(c *cobra.Command) {
 				if len(args) == 0 {
 					err = fmt.Errorf("%s needs an argument (%v)", cmd.CommandPath(), err)
 				}
-				return usageError{err: err, usage: cmd.UsageString()}
+				return newUsageError(cmd, err)
 			}
 			return nil
 		}
