@@ -2,6 +2,8 @@ package acp_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -112,5 +114,37 @@ func TestListAndResume(t *testing.T) {
 	r2.prompt(id, "again")
 	if got := texts(cl.take(), "message"); got != "second" {
 		t.Fatalf("after resume: %q", got)
+	}
+}
+
+// A background subagent's completion notice runs a turn of its own
+// before the prompt answers, and that turn streams like the first.
+func TestAPromptWaitsForItsBackgroundSubagents(t *testing.T) {
+	ws := workspace(t)
+	b, err := json.Marshal(map[string]any{
+		"replies": []any{
+			calls(call("s1", "subagent", map[string]any{"description": "helper", "prompt": "summarise the changelog", "run_in_background": true})),
+			text("started it"),
+			text("the helper finished"),
+		},
+		"agents": []any{map[string]any{"match": "summarise the changelog", "replies": []any{map[string]any{"text": "three releases", "delay_ms": 20}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "model.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	settings := script(t)
+	settings.Model = "script:" + path
+	cl := &client{}
+	r := start(t, newHome(t), settings, cl)
+	id := r.newSession(ws)
+	if resp := r.prompt(id, "summarise it in the background"); resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("stop reason %q", resp.StopReason)
+	}
+	if got := texts(cl.take(), "message"); got != "started itthe helper finished" {
+		t.Fatalf("messages %q", got)
 	}
 }

@@ -27,6 +27,15 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	}
 	from := len(c.sess.Events())
 	out, err := c.sess.Run(ctx, text)
+	if err == nil && out.Reason == session.ReasonCompleted {
+		// A background subagent's notice starts a turn of its own: the
+		// prompt ends when none is left running, as ptc run does.
+		if more, ran, serr := c.sess.Settle(ctx); serr != nil {
+			err = serr
+		} else if ran {
+			out = more
+		}
+	}
 	// Every update of the turn goes before its answer, even when the
 	// prompt was cancelled.
 	_ = c.out.flush(context.WithoutCancel(ctx))
@@ -42,6 +51,12 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		_ = c.out.flush(context.WithoutCancel(ctx))
 	}
 	resp := sdk.PromptResponse{Usage: turnUsage(evs[min(from, len(evs)):])}
+	switch {
+	case ctx.Err() != nil:
+		// Cancelled, maybe while waiting for a subagent between turns.
+		resp.StopReason = sdk.StopReasonCancelled
+		return resp, nil
+	}
 	switch out.Reason {
 	case session.ReasonCompleted:
 		resp.StopReason = sdk.StopReasonEndTurn
