@@ -1,0 +1,67 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptc-dev/ptc/internal/sharedtest"
+)
+
+// TestFastPathsMatchGNU runs the commands whose builtins have a fast path
+// (tr's byte table, grep on a stream and grep -o, sort -k keys, uniq -c,
+// awk field printing, jq's reader) and bash with GNU tools over the same
+// inputs, in the C locale, and compares the outputs byte for byte. The
+// log is larger than one 64 KiB block, so block boundaries are crossed.
+func TestFastPathsMatchGNU(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		sharedtest.Unavailable(t, "bash and GNU tools: %v", err)
+	}
+	dir := t.TempDir()
+	var log strings.Builder
+	words := strings.Fields("alpha beta gamma delta epsilon zeta eta theta")
+	for i := range 6000 {
+		fmt.Fprintf(&log, "2026-11-%02d %s [w-%d]  %s /a/%d %d %dms user=%s\n", 1+i%28, []string{"INFO", "WARN", "ERROR"}[i%3],
+			i%7, words[i%len(words)], i*7919%1000, []int{200, 404, 500}[i*31%3], i*13%2000, words[i*17%len(words)])
+		if i%500 == 0 {
+			log.WriteString("\tleading tab  and  double  blanks\x01\n\n")
+		}
+	}
+	inputs := map[string]string{
+		"log":   log.String(),
+		"noeol": "b a\na b\nb a",
+		"empty": "",
+	}
+	for name, data := range inputs {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commands := []string{
+		`tr a-z A-Z < F`, `tr -s ' ' '\n' < F`, `tr -cs 'a-z' '\n' < F`, `tr -d 'aeiou\n' < F`, `tr -c 'a-z\n' XY < F`,
+		`tr -s a-z < F`, `tr aa xy < F`, `tr -ds a b < F`,
+	}
+	for _, g := range []string{`-o 'user=[a-z]*'`, `-ob 'a[0-9]'`, `-n ERROR`, `-c WARN`, `-v INFO`, `-n -A 2 'w-6'`, `-B 1 leading`,
+		`-C 2 -n 'a/99'`, `-m 3 -A 1 ERROR`, `-l beta`, `-q zeta; echo $?`, `-b 404`, `-o 'b'`, `-on '[0-9]*'`, `-c ''`, `-n '^$'`} {
+		commands = append(commands, "grep "+g+" F", "cat F | grep "+g)
+	}
+	for _, command := range commands {
+		for name := range inputs {
+			script := strings.ReplaceAll(command, "F", name)
+			t.Run(script, func(t *testing.T) {
+				gnu := exec.Command(bash, "-c", script)
+				gnu.Dir = dir
+				gnu.Env = []string{"LC_ALL=C", "PATH=/usr/bin:/bin"}
+				want, _ := gnu.CombinedOutput()
+				_, got, errs := run(t, dir, script, "")
+				if got+errs != string(want) {
+					t.Errorf("got %.300q (stderr %q), GNU %.300q", got, errs, want)
+				}
+			})
+		}
+	}
+}
