@@ -45,6 +45,10 @@ func TestFastPathsMatchGNU(t *testing.T) {
 		`tr a-z A-Z < F`, `tr -s ' ' '\n' < F`, `tr -cs 'a-z' '\n' < F`, `tr -d 'aeiou\n' < F`, `tr -c 'a-z\n' XY < F`,
 		`tr -s a-z < F`, `tr aa xy < F`, `tr -ds a b < F`,
 	}
+	for _, k := range []string{``, `-r`, `-t' ' -k7,7`, `-u -k5,5`, `-k3`, `-k2,2 -k1,1r`, `-t' ' -k8n`, `-t' ' -k8,8nr -s`, `-k1.6,1.7 -k4`,
+		`-t/ -k3,3n`, `-b -k4,4`, `-k 9 -u`, `-t' ' -k 3,3 -k 6.4n`, `-f`, `-n`, `-rn`} {
+		commands = append(commands, "sort "+k+" F", "cat F | sort "+k)
+	}
 	for _, g := range []string{`-o 'user=[a-z]*'`, `-ob 'a[0-9]'`, `-n ERROR`, `-c WARN`, `-v INFO`, `-n -A 2 'w-6'`, `-B 1 leading`,
 		`-C 2 -n 'a/99'`, `-m 3 -A 1 ERROR`, `-l beta`, `-q zeta; echo $?`, `-b 404`, `-o 'b'`, `-on '[0-9]*'`, `-c ''`, `-n '^$'`} {
 		commands = append(commands, "grep "+g+" F", "cat F | grep "+g)

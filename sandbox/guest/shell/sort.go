@@ -120,36 +120,6 @@ func parseSortKey(spec string, global sortOrder) (sortKeyDef, error) {
 	return k, nil
 }
 
-// fieldStarts returns where each field of line begins and ends. Without a
-// separator a field is a run of blanks followed by non-blanks, so
-// leading blanks belong to the field, as in GNU sort.
-func fieldBounds(line string, sep string) [][2]int {
-	var out [][2]int
-	if sep != "" {
-		start := 0
-		for {
-			i := strings.Index(line[start:], sep)
-			if i < 0 {
-				return append(out, [2]int{start, len(line)})
-			}
-			out = append(out, [2]int{start, start + i})
-			start += i + len(sep)
-		}
-	}
-	i := 0
-	for i < len(line) {
-		start := i
-		for i < len(line) && isBlank(line[i]) {
-			i++
-		}
-		for i < len(line) && !isBlank(line[i]) {
-			i++
-		}
-		out = append(out, [2]int{start, i})
-	}
-	return out
-}
-
 func isBlank(b byte) bool { return b == ' ' || b == '\t' }
 
 func skipBlanks(line string, i, end int) int {
@@ -157,38 +127,6 @@ func skipBlanks(line string, i, end int) int {
 		i++
 	}
 	return i
-}
-
-// extract returns the text of key k in line.
-func (k sortKeyDef) extract(line, sep string) string {
-	f := fieldBounds(line, sep)
-	if k.startField > len(f) {
-		return ""
-	}
-	fs := f[k.startField-1]
-	start := fs[0]
-	if k.startBlanks {
-		start = skipBlanks(line, start, fs[1])
-	}
-	start = min(start+k.startChar-1, fs[1])
-	end := len(line)
-	if k.endField > 0 {
-		if k.endField <= len(f) {
-			fe := f[k.endField-1]
-			end = fe[1]
-			if k.endChar > 0 {
-				s := fe[0]
-				if k.endBlank {
-					s = skipBlanks(line, s, fe[1])
-				}
-				end = min(s+k.endChar, fe[1])
-			}
-		}
-	}
-	if end < start {
-		return ""
-	}
-	return line[start:end]
 }
 
 // leadingNumber parses the number at the start of s after blanks (0 when
@@ -434,52 +372,13 @@ func sortCmd(c *cmd, args []string) int {
 	if o.has("z") {
 		lineEnd = 0
 	}
-	// Each line's keys are extracted and prepared once, not per comparison.
-	makeRec := func(l string) sortRec {
-		if len(keys) == 0 {
-			return sortRec{line: l, keys: []sortVal{global.prepare(l)}}
-		}
-		r := sortRec{line: l, keys: make([]sortVal, len(keys))}
-		for j, k := range keys {
-			r.keys[j] = k.order.prepare(k.extract(l, sep))
-		}
-		return r
-	}
-	cmp := func(a, b sortRec) int {
-		if len(keys) == 0 {
-			r := global.compareVals(a.keys[0], b.keys[0])
-			if global.reverse {
-				r = -r
-			}
-			return r
-		}
-		for j, k := range keys {
-			r := k.order.compareVals(a.keys[j], b.keys[j])
-			if k.order.reverse {
-				r = -r
-			}
-			if r != 0 {
-				return r
-			}
-		}
-		return 0
-	}
-	full := func(a, b sortRec) int {
-		if r := cmp(a, b); r != 0 || o.has("s") || o.has("u") {
-			return r
-		}
-		// last resort: the whole lines, bytewise (reversed with -r)
-		r := strings.Compare(a.line, b.line)
-		if global.reverse {
-			r = -r
-		}
-		return r
-	}
+	spec := &sortSpec{keys: keys, global: global, sep: sep, tiesInOrder: o.has("s") || o.has("u"),
+		plain: len(keys) == 0 && (global == sortOrder{} || global == sortOrder{reverse: true})}
 	budget := sortBudget
 	if o.has("c") {
 		budget = math.MaxInt // -c looks at neighbours only, but keeps it simple
 	}
-	sm := &sortMerge{c: c, lineEnd: lineEnd, budget: budget, makeRec: makeRec, full: full, tmpDir: o.val("T")}
+	sm := &sortMerge{c: c, lineEnd: lineEnd, budget: budget, makeRec: spec.makeRec, full: spec.full, tmpDir: o.val("T")}
 	defer sm.cleanup()
 	st := c.forEachInput(o.args, sm.add)
 	if sm.err != nil {
@@ -491,7 +390,7 @@ func sortCmd(c *cmd, args []string) int {
 	recs := sm.recs
 	if o.has("c") {
 		for i := 1; i < len(recs); i++ {
-			if r := full(recs[i-1], recs[i]); r > 0 || r == 0 && o.has("u") {
+			if r := spec.full(&recs[i-1], &recs[i]); r > 0 || r == 0 && o.has("u") {
 				c.fail("%s:%d: disorder: %s", orDefault(strings.Join(o.args, ""), "-"), i+1, recs[i].line)
 				return 1
 			}
@@ -512,7 +411,7 @@ func sortCmd(c *cmd, args []string) int {
 	defer bw.Flush()
 	var prev *sortRec
 	err = sm.each(func(r *sortRec) {
-		if o.has("u") && prev != nil && cmp(*prev, *r) == 0 {
+		if o.has("u") && prev != nil && spec.cmp(prev, r) == 0 {
 			return
 		}
 		bw.WriteString(r.line)

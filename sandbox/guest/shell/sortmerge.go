@@ -29,7 +29,7 @@ type sortMerge struct {
 	lineEnd byte
 	budget  int
 	makeRec func(string) sortRec
-	full    func(a, b sortRec) int
+	full    func(a, b *sortRec) int
 	tmpDir  string
 
 	recs  []sortRec
@@ -70,7 +70,6 @@ func (m *sortMerge) empty() bool { return len(m.recs) == 0 && len(m.runs) == 0 }
 
 // spill sorts the lines in memory and writes them out as a run.
 func (m *sortMerge) spill() error {
-	slices.SortStableFunc(m.recs, m.full)
 	dir := m.tmpDir
 	if dir == "" {
 		dir = orDefault(m.c.hc.Env.Get("TMPDIR").String(), "/tmp")
@@ -80,7 +79,8 @@ func (m *sortMerge) spill() error {
 		return fmt.Errorf("cannot create a temporary file in %s for the lines past %d MiB: %s", dir, m.budget>>20, errText(err))
 	}
 	bw := bufio.NewWriterSize(f, 64<<10)
-	for _, r := range m.recs {
+	for _, i := range m.order() {
+		r := &m.recs[i]
 		bw.WriteString(r.line)
 		bw.WriteByte(m.lineEnd)
 	}
@@ -99,9 +99,9 @@ func (m *sortMerge) spill() error {
 // each calls f with the lines in order: the sorted memory when nothing
 // was spilled, else a merge of the runs and the memory.
 func (m *sortMerge) each(f func(*sortRec)) error {
-	slices.SortStableFunc(m.recs, m.full)
+	ord := m.order()
 	if len(m.runs) == 0 {
-		for i := range m.recs {
+		for _, i := range ord {
 			f(&m.recs[i])
 		}
 		return nil
@@ -118,7 +118,7 @@ func (m *sortMerge) each(f func(*sortRec)) error {
 			h.items = append(h.items, src)
 		}
 	}
-	mem := &runSource{mem: m.recs, order: len(m.runs), m: m}
+	mem := &runSource{mem: m.recs, ord: ord, order: len(m.runs), m: m}
 	if mem.next() {
 		h.items = append(h.items, mem)
 	}
@@ -135,6 +135,24 @@ func (m *sortMerge) each(f func(*sortRec)) error {
 	return m.err
 }
 
+// order returns the indexes of the lines in memory in sorted order, ties
+// in input order: sorting 4-byte indexes with an O(n log n) sort instead
+// of moving the records with a stable one (insertion sort and in-place
+// merges, O(n log² n) moves) was most of sort -k's time.
+func (m *sortMerge) order() []int32 {
+	ord := make([]int32, len(m.recs))
+	for i := range ord {
+		ord[i] = int32(i)
+	}
+	slices.SortFunc(ord, func(a, b int32) int {
+		if r := m.full(&m.recs[a], &m.recs[b]); r != 0 {
+			return r
+		}
+		return int(a - b)
+	})
+	return ord
+}
+
 // cleanup removes the runs.
 func (m *sortMerge) cleanup() {
 	for _, p := range m.runs {
@@ -147,17 +165,18 @@ func (m *sortMerge) cleanup() {
 type runSource struct {
 	br    *bufio.Reader
 	mem   []sortRec
-	order int // the run's place in the input, which breaks ties (stable)
+	ord   []int32 // mem's lines in order
+	order int     // the run's place in the input, which breaks ties (stable)
 	cur   sortRec
 	m     *sortMerge
 }
 
 func (s *runSource) next() bool {
 	if s.br == nil {
-		if len(s.mem) == 0 {
+		if len(s.ord) == 0 {
 			return false
 		}
-		s.cur, s.mem = s.mem[0], s.mem[1:]
+		s.cur, s.ord = s.mem[s.ord[0]], s.ord[1:]
 		return true
 	}
 	line, err := s.br.ReadString(s.m.lineEnd)
@@ -177,12 +196,12 @@ func (s *runSource) next() bool {
 // runHeap orders the runs by their current lines.
 type runHeap struct {
 	items []*runSource
-	full  func(a, b sortRec) int
+	full  func(a, b *sortRec) int
 }
 
 func (h *runHeap) Len() int { return len(h.items) }
 func (h *runHeap) Less(i, j int) bool {
-	if r := h.full(h.items[i].cur, h.items[j].cur); r != 0 {
+	if r := h.full(&h.items[i].cur, &h.items[j].cur); r != 0 {
 		return r < 0
 	}
 	return h.items[i].order < h.items[j].order
