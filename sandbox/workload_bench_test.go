@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,7 +69,8 @@ var workloadCommands = []string{
 //
 //	PTC_WORKLOAD=3 go test -run TestWorkloadAgainstBash -v ./sandbox/
 //
-// (the value is how many timed runs of each command to take the median of).
+// (the value is how many timed runs of each command to take the median of;
+// PTC_WORKLOAD_ONLY=text runs only the commands that contain text).
 func TestWorkloadAgainstBash(t *testing.T) {
 	runs, _ := strconv.Atoi(os.Getenv("PTC_WORKLOAD"))
 	if runs <= 0 {
@@ -89,7 +91,11 @@ func TestWorkloadAgainstBash(t *testing.T) {
 	var ratios []float64
 	over := 0
 	report := "ratio   guest ms   bash ms  command\n"
+	only := os.Getenv("PTC_WORKLOAD_ONLY")
 	for _, command := range workloadCommands {
+		if only != "" && !strings.Contains(command, only) {
+			continue
+		}
 		var gt, bt []time.Duration
 		var gout, bout []byte
 		for range runs {
