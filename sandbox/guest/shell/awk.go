@@ -73,6 +73,15 @@ func awk(c *cmd, args []string) int {
 		}
 		src, i = args[i], i+1
 	}
+	if len(vars) == 0 && len(progFiles) == 0 {
+		f := fs
+		if f == "t" {
+			f = `\t`
+		}
+		if p := newAwkFieldPrinter(src, unescapeAwk(f)); p != nil && awkPlainOperands(c, args[i:]) {
+			return p.run(c, args[i:])
+		}
+	}
 	if fs != "" {
 		if fs == "t" {
 			fs = `\t`

@@ -42,20 +42,24 @@ func TestFastPathsMatchGNU(t *testing.T) {
 		}
 	}
 	commands := []string{
-		`tr a-z A-Z < F`, `tr -s ' ' '\n' < F`, `tr -cs 'a-z' '\n' < F`, `tr -d 'aeiou\n' < F`, `tr -c 'a-z\n' XY < F`,
-		`tr -s a-z < F`, `tr aa xy < F`, `tr -ds a b < F`,
+		`tr a-z A-Z < @`, `tr -s ' ' '\n' < @`, `tr -cs 'a-z' '\n' < @`, `tr -d 'aeiou\n' < @`, `tr -c 'a-z\n' XY < @`,
+		`tr -s a-z < @`, `tr aa xy < @`, `tr -ds a b < @`,
 	}
 	for _, k := range []string{``, `-r`, `-t' ' -k7,7`, `-u -k5,5`, `-k3`, `-k2,2 -k1,1r`, `-t' ' -k8n`, `-t' ' -k8,8nr -s`, `-k1.6,1.7 -k4`,
 		`-t/ -k3,3n`, `-b -k4,4`, `-k 9 -u`, `-t' ' -k 3,3 -k 6.4n`, `-f`, `-n`, `-rn`} {
-		commands = append(commands, "sort "+k+" F", "cat F | sort "+k)
+		commands = append(commands, "sort "+k+" @", "cat @ | sort "+k)
+	}
+	for _, a := range []string{`'{print $2}'`, `'{ print $1, $3 }'`, `'{print $NF}'`, `'{print $0}'`, `'{print $12;}'`, `-F/ '{print $3}'`,
+		`-F' ' '{print $2}'`, `-F: '{print $1,$2}'`} {
+		commands = append(commands, "awk "+a+" @", "cat @ | awk "+a, "awk "+a+" < @")
 	}
 	for _, g := range []string{`-o 'user=[a-z]*'`, `-ob 'a[0-9]'`, `-n ERROR`, `-c WARN`, `-v INFO`, `-n -A 2 'w-6'`, `-B 1 leading`,
 		`-C 2 -n 'a/99'`, `-m 3 -A 1 ERROR`, `-l beta`, `-q zeta; echo $?`, `-b 404`, `-o 'b'`, `-on '[0-9]*'`, `-c ''`, `-n '^$'`} {
-		commands = append(commands, "grep "+g+" F", "cat F | grep "+g)
+		commands = append(commands, "grep "+g+" @", "cat @ | grep "+g)
 	}
 	for _, command := range commands {
 		for name := range inputs {
-			script := strings.ReplaceAll(command, "F", name)
+			script := strings.ReplaceAll(command, "@", name)
 			t.Run(script, func(t *testing.T) {
 				gnu := exec.Command(bash, "-c", script)
 				gnu.Dir = dir
