@@ -1,8 +1,11 @@
 package shell
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -57,26 +60,37 @@ func uniq(c *cmd, args []string) int {
 	}
 	// One group at a time: the first line of the run of equal lines
 	// and how many there were, so input of any size streams through.
-	var group string
+	// Lines come as slices of the reader's buffer; the group's first is
+	// copied once per group, not per line.
+	plain := skipFields == 0 && skipChars == 0 && checkChars == 0 && !o.has("i")
+	w := c.bufOut()
+	defer w.Flush()
+	var group []byte
+	var num []byte
 	n := 0
 	flush := func() {
 		if n == 0 || (o.has("d") && n < 2) || (o.has("u") && n > 1) {
 			return
 		}
 		if o.has("c") {
-			fmt.Fprintf(c.stdout, "%7d %s\n", n, group)
-		} else {
-			fmt.Fprintln(c.stdout, group)
+			num = strconv.AppendInt(num[:0], int64(n), 10)
+			for range 7 - len(num) {
+				w.WriteByte(' ')
+			}
+			w.Write(num)
+			w.WriteByte(' ')
 		}
+		w.Write(group)
+		w.WriteByte('\n')
 	}
 	st := c.forEachInput(o.args[:min(len(o.args), 1)], func(_ string, r io.Reader) error {
-		return eachLine(r, func(l string, _ bool) error {
-			if n > 0 && same(group, l) {
+		return eachLineBytes(r, func(l []byte) error {
+			if n > 0 && (plain && bytes.Equal(group, l) || !plain && same(string(group), string(l))) {
 				n++
 				return nil
 			}
 			flush()
-			group, n = l, 1
+			group, n = append(group[:0], l...), 1
 			return nil
 		})
 	})
@@ -146,33 +160,67 @@ func cut(c *cmd, args []string) int {
 		outDelim = o.val("output-delimiter")
 	}
 	keep := func(n int) bool { return inRanges(ranges, n) != o.has("complement") }
+	last := 0 // past the last field listed nothing more is printed
+	for _, r := range ranges {
+		last = max(last, r[1])
+	}
+	if o.has("complement") {
+		last = math.MaxInt
+	}
+	w := c.bufOut()
+	defer w.Flush()
+	d := []byte(delim)
 	st := c.forEachInput(o.args, func(_ string, r io.Reader) error {
-		return eachLine(r, func(l string, _ bool) error {
-			var out []string
-			if chars {
-				var b strings.Builder
-				for i, r := range []rune(l) {
-					if keep(i + 1) {
-						b.WriteRune(r)
-					}
-				}
-				fmt.Fprintln(c.stdout, b.String())
-				return nil
-			}
-			if !strings.Contains(l, delim) {
+		return eachLineBytes(r, func(l []byte) error {
+			switch {
+			case chars || len(d) == 0:
+				cutChars(w, string(l), keep)
+			case !bytes.Contains(l, d):
 				if !o.has("s") {
-					fmt.Fprintln(c.stdout, l)
+					w.Write(l)
+					w.WriteByte('\n')
 				}
-				return nil
+			default:
+				cutFields(w, l, d, outDelim, last, keep)
 			}
-			for i, f := range strings.Split(l, delim) {
-				if keep(i + 1) {
-					out = append(out, f)
-				}
-			}
-			fmt.Fprintln(c.stdout, strings.Join(out, outDelim))
 			return nil
 		})
 	})
 	return st
+}
+
+// cutChars prints the characters of l that keep selects.
+func cutChars(w *bufio.Writer, l string, keep func(int) bool) {
+	i := 0
+	for _, r := range l {
+		if i++; keep(i) {
+			w.WriteRune(r)
+		}
+	}
+	w.WriteByte('\n')
+}
+
+// cutFields prints the fields of l (split at d) that keep selects,
+// joined by outDelim, looking no further than field last.
+func cutFields(w *bufio.Writer, l, d []byte, outDelim string, last int, keep func(int) bool) {
+	first := true
+	for i := 1; i <= last; i++ {
+		j := bytes.Index(l, d)
+		f := l
+		if j >= 0 {
+			f = l[:j]
+		}
+		if keep(i) {
+			if !first {
+				w.WriteString(outDelim)
+			}
+			w.Write(f)
+			first = false
+		}
+		if j < 0 {
+			break
+		}
+		l = l[j+len(d):]
+	}
+	w.WriteByte('\n')
 }

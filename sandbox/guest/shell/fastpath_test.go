@@ -53,6 +53,13 @@ func TestFastPathsMatchGNU(t *testing.T) {
 		`-F' ' '{print $2}'`, `-F: '{print $1,$2}'`} {
 		commands = append(commands, "awk "+a+" @", "cat @ | awk "+a, "awk "+a+" < @")
 	}
+	for _, u := range []string{`uniq -c`, `uniq -d`, `uniq -u`, `uniq -i -c`, `uniq -f 1 -c`, `cut -d' ' -f3 | uniq -c`, `uniq -c -w 3`} {
+		commands = append(commands, "cut -c1-5 @ | sort | "+u, "sort @ | "+u)
+	}
+	for _, k := range []string{`-d' ' -f3`, `-d' ' -f1,3`, `-d' ' -f2-`, `-d' ' -f2 --complement`, `-s -d/ -f2`, `-d' ' -f1,2 --output-delimiter=:`,
+		`-f1`, `-c3-7`, `-d' ' -f9-12`} {
+		commands = append(commands, "cut "+k+" @", "cat @ | cut "+k)
+	}
 	for _, g := range []string{`-o 'user=[a-z]*'`, `-ob 'a[0-9]'`, `-n ERROR`, `-c WARN`, `-v INFO`, `-n -A 2 'w-6'`, `-B 1 leading`,
 		`-C 2 -n 'a/99'`, `-m 3 -A 1 ERROR`, `-l beta`, `-q zeta; echo $?`, `-b 404`, `-o 'b'`, `-on '[0-9]*'`, `-c ''`, `-n '^$'`} {
 		commands = append(commands, "grep "+g+" @", "cat @ | grep "+g)
