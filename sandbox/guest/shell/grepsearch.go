@@ -135,8 +135,8 @@ func (g *grepRun) lines(s *grepFile, data []byte) bool {
 	scan := len(data) > 0
 	switch {
 	case f.invert, s.afterLeft > 0:
-	case g.lit != nil:
-		scan = scan && bytes.Contains(data, g.lit)
+	case g.lits != nil:
+		scan = scan && g.containsLiteral(data)
 	case g.any != nil:
 		scan = scan && g.any.Match(data)
 	}
@@ -253,10 +253,20 @@ func lineAt(data []byte, starts []int, i int) []byte {
 // match reports whether line matches; a plain literal is found with
 // bytes.Contains, which is several times cheaper than the regexp machine.
 func (g *grepRun) match(line []byte) bool {
-	if g.lit != nil {
-		return bytes.Contains(line, g.lit)
+	if g.lits != nil {
+		return g.containsLiteral(line)
 	}
 	return g.re.Match(line)
+}
+
+// containsLiteral reports whether b holds one of the literals.
+func (g *grepRun) containsLiteral(b []byte) bool {
+	for _, l := range g.lits {
+		if bytes.Contains(b, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameEnd is what follows a file name: NUL with -Z, else sep.
