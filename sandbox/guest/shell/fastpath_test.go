@@ -60,6 +60,13 @@ func TestFastPathsMatchGNU(t *testing.T) {
 		`-f1`, `-c3-7`, `-d' ' -f9-12`} {
 		commands = append(commands, "cut "+k+" @", "cat @ | cut "+k)
 	}
+	for _, e := range []string{`s/INFO/info/g`, `s/a/b/`, `s/a/b/2`, `s/a/[&]/g`, `s/a/\\n/g`, `s/user=/u:/;s/u:a/UA/`, `N;s/\n/ /`, `s/beta/x/gp`,
+		`-n '1000,1010p'`, `-E s/a+/X/g`, `s/ms user/&s/`, `s/w-//2g`} {
+		commands = append(commands, "sed '"+strings.Trim(e, "'")+"' @")
+		if strings.HasPrefix(e, "-") {
+			commands[len(commands)-1] = "sed " + e + " @"
+		}
+	}
 	for _, g := range []string{`-o 'user=[a-z]*'`, `-ob 'a[0-9]'`, `-n ERROR`, `-c WARN`, `-v INFO`, `-n -A 2 'w-6'`, `-B 1 leading`,
 		`-C 2 -n 'a/99'`, `-m 3 -A 1 ERROR`, `-l beta`, `-q zeta; echo $?`, `-b 404`, `-o 'b'`, `-on '[0-9]*'`, `-c ''`, `-n '^$'`,
 		`-nE 'ERROR|zeta|a/99'`, `-c 'WARN\|beta'`, `-F -e zeta -e 'a/1'`, `-E 'a|'`, `-cE 'x|y|(z)'`, `-oE 'ERROR|WARN'`, `-vcE 'INFO|WARN'`, `-F 'a|b'`} {

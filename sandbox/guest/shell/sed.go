@@ -453,6 +453,21 @@ func (r *sedRun) substitute(c *sedCmd) {
 	if re == nil {
 		return
 	}
+	if c.lit != "" {
+		// A literal is looked for without the regexp machine, and with
+		// a plain replacement (no & or \) replaced without it too.
+		if !strings.Contains(r.ps, c.lit) {
+			return
+		}
+		if c.nth == 0 && !strings.ContainsAny(c.repl, `&\`) {
+			n := 1
+			if c.global {
+				n = -1
+			}
+			r.substituted(c, strings.Replace(r.ps, c.lit, c.repl, n))
+			return
+		}
+	}
 	matches := re.FindAllStringSubmatchIndex(r.ps, -1)
 	if len(matches) == 0 || c.nth > 0 && len(matches) < c.nth {
 		return
@@ -471,7 +486,12 @@ func (r *sedRun) substitute(c *sedCmd) {
 		}
 	}
 	b.WriteString(r.ps[prev:])
-	r.ps = b.String()
+	r.substituted(c, b.String())
+}
+
+// substituted makes ps the pattern space after a replacement was made.
+func (r *sedRun) substituted(c *sedCmd, ps string) {
+	r.ps = ps
 	r.subst = true
 	if c.print {
 		r.emit(r.ps)

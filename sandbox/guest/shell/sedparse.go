@@ -27,6 +27,7 @@ type sedCmd struct {
 	re      *regexp.Regexp
 	emptyRe bool
 	repl    string
+	lit     string // s: the text re matches when it is a plain literal
 	global  bool
 	nth     int
 	print   bool
@@ -408,6 +409,14 @@ done:
 		return nil
 	}
 	c.re, err = p.compile(expr, flags)
+	if t := expr; err == nil && flags == "" {
+		if !p.ere {
+			t = translateBRE(t)
+		}
+		if regexp.QuoteMeta(t) == t {
+			c.lit = t
+		}
+	}
 	return err
 }
 
