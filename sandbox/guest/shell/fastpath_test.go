@@ -75,16 +75,51 @@ func TestFastPathsMatchGNU(t *testing.T) {
 	for _, command := range commands {
 		for name := range inputs {
 			script := strings.ReplaceAll(command, "@", name)
-			t.Run(script, func(t *testing.T) {
-				gnu := exec.Command(bash, "-c", script)
-				gnu.Dir = dir
-				gnu.Env = []string{"LC_ALL=C", "PATH=/usr/bin:/bin"}
-				want, _ := gnu.CombinedOutput()
-				_, got, errs := run(t, dir, script, "")
-				if got+errs != string(want) {
-					t.Errorf("got %.300q (stderr %q), GNU %.300q", got, errs, want)
-				}
-			})
+			t.Run(script, func(t *testing.T) { compareWithBash(t, bash, dir, script) })
 		}
+	}
+}
+
+// compareWithBash runs script in the builtin shell and in bash, in dir, and
+// fails when their outputs (stdout and stderr together) differ.
+func compareWithBash(t *testing.T, bash, dir, script string) {
+	gnu := exec.Command(bash, "-c", script)
+	gnu.Dir = dir
+	gnu.Env = []string{"LC_ALL=C", "PATH=/usr/bin:/bin"}
+	want, _ := gnu.CombinedOutput()
+	_, got, errs := run(t, dir, script, "")
+	if got+errs != string(want) {
+		t.Errorf("got %.300q (stderr %q), GNU %.300q", got, errs, want)
+	}
+}
+
+// TestJSONReaderMatchesJQ runs jq filters over JSON that exercises the
+// reader (escapes, surrogate pairs, big and exponent numbers, nesting,
+// key order, duplicate keys, several texts, a string across the 64 KiB
+// buffer) in the builtin and in the host's jq 1.6, and compares.
+func TestJSONReaderMatchesJQ(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		sharedtest.Unavailable(t, "bash: %v", err)
+	}
+	if out, err := exec.Command("jq", "--version").Output(); err != nil || !strings.HasPrefix(string(out), "jq-1.6") {
+		sharedtest.Unavailable(t, "jq 1.6 on the host: %v", err)
+	}
+	dir := t.TempDir()
+	doc := `{"z": 1, "a": [true, false, null, 0, 0.5, 1e3, 2E-2, 12345678901234567890123, -7],
+	  "s": "tab\t nl\n quote\" slash\/ back\\ \u00e9 \ud83d\ude00 é", "e": {}, "l": [], "n": {"b": {"c": [[1], {"d": "x"}]}},
+	  "dup": 1, "dup": 2, "long": "` + strings.Repeat("y", 70000) + `"}
+	[1, 2, 3] "text" 42 null
+	{"id": 1, "name": "a", "tags": ["x", "y"]}`
+	if err := os.WriteFile(filepath.Join(dir, "in.json"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, filter := range []string{`.`, `-c .`, `-r '.s?'`, `-c '.a?'`, `-c 'keys?'`, `'length'`, `-c '.n?'`, `'.dup?'`, `-c '[.[]?] | length'`, `-S -c .`} {
+		script := "jq " + filter + " in.json | sha256sum"
+		t.Run(script, func(t *testing.T) { compareWithBash(t, bash, dir, script) })
+	}
+	for _, bad := range []string{`{"a":`, `[1,]`, `{"a" 1}`, `tru`, `"abc`, `[1 2]`, `{"a":1,}`, `"\x"`, `-`} {
+		script := "printf '%s' '" + bad + "' | jq . >/dev/null 2>&1 || echo failed"
+		t.Run(script, func(t *testing.T) { compareWithBash(t, bash, dir, script) })
 	}
 }

@@ -2,9 +2,6 @@ package shell
 
 import (
 	"bufio"
-	"encoding/json"
-	"errors"
-	"io"
 	"math"
 	"math/big"
 	"reflect"
@@ -87,114 +84,6 @@ func (k *keyOrders) order(m map[string]any) []string {
 		}
 	}
 	return out
-}
-
-// jsonReader reads a stream of JSON texts into gojq values, recording key
-// orders as it goes.
-type jsonReader struct {
-	dec    *json.Decoder
-	orders *keyOrders
-}
-
-func newJSONReader(r io.Reader, orders *keyOrders) *jsonReader {
-	dec := json.NewDecoder(bufio.NewReader(r))
-	dec.UseNumber()
-	return &jsonReader{dec: dec, orders: orders}
-}
-
-// next returns the next value, or io.EOF after the last.
-func (j *jsonReader) next() (any, error) {
-	tok, err := j.dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	return j.value(tok, 0)
-}
-
-// maxJSONDepth bounds nesting as jq does (10000 there; a hostile input
-// must not exhaust the guest's stack).
-const maxJSONDepth = 10000
-
-func (j *jsonReader) value(tok json.Token, depth int) (any, error) {
-	if depth > maxJSONDepth {
-		return nil, errors.New("Exceeds depth limit for parsing")
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '[':
-			arr := []any{}
-			for j.dec.More() {
-				v, err := j.child(depth)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			_, err := j.token()
-			return arr, err
-		case '{':
-			obj := map[string]any{}
-			var keys []string
-			for j.dec.More() {
-				kt, err := j.token()
-				if err != nil {
-					return nil, err
-				}
-				key, _ := kt.(string)
-				v, err := j.child(depth)
-				if err != nil {
-					return nil, err
-				}
-				if _, dup := obj[key]; !dup {
-					keys = append(keys, key)
-				}
-				obj[key] = v
-			}
-			if j.orders != nil && len(keys) > 1 {
-				j.orders.add(keys)
-			}
-			_, err := j.token()
-			return obj, err
-		}
-		return nil, errors.New("unexpected " + t.String())
-	case json.Number:
-		return jqNumber(t), nil
-	}
-	return tok, nil
-}
-
-func (j *jsonReader) child(depth int) (any, error) {
-	tok, err := j.token()
-	if err != nil {
-		return nil, err
-	}
-	return j.value(tok, depth+1)
-}
-
-// token reads a token inside a value, where the end of the input means
-// the text was cut short.
-func (j *jsonReader) token() (json.Token, error) {
-	tok, err := j.dec.Token()
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return tok, err
-}
-
-// jqNumber converts a JSON number to the types gojq computes with.
-func jqNumber(n json.Number) any {
-	s := n.String()
-	if i, err := strconv.Atoi(s); err == nil {
-		return i
-	}
-	if !strings.ContainsAny(s, ".eE") {
-		if b, ok := new(big.Int).SetString(s, 10); ok {
-			return b
-		}
-	}
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
 }
 
 // jsonWriter prints values as jq 1.6 does.
