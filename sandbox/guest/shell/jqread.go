@@ -23,6 +23,7 @@ type jsonReader struct {
 	pos    int
 	err    error // the read error that ended the input (io.EOF at its end)
 	orders *keyOrders
+	keys   []string // the keys of the objects being read, innermost last
 }
 
 func newJSONReader(r io.Reader, orders *keyOrders) *jsonReader {
@@ -164,7 +165,8 @@ func (j *jsonReader) array(depth int) (any, error) {
 func (j *jsonReader) object(depth int) (any, error) {
 	j.pos++
 	obj := map[string]any{}
-	var keys []string
+	first := len(j.keys)
+	defer func() { j.keys = j.keys[:first] }()
 	c, err := j.inside()
 	if err != nil || c == '}' {
 		j.pos++
@@ -194,7 +196,7 @@ func (j *jsonReader) object(depth int) (any, error) {
 			return nil, err
 		}
 		if _, dup := obj[key]; !dup {
-			keys = append(keys, key)
+			j.keys = append(j.keys, key)
 		}
 		obj[key] = v
 		if c, err = j.inside(); err != nil {
@@ -203,8 +205,8 @@ func (j *jsonReader) object(depth int) (any, error) {
 		j.pos++
 		switch c {
 		case '}':
-			if j.orders != nil && len(keys) > 1 {
-				j.orders.add(keys)
+			if j.orders != nil && len(j.keys)-first > 1 {
+				j.orders.add(j.keys[first:])
 			}
 			return obj, nil
 		case ',':
@@ -348,8 +350,11 @@ func (j *jsonReader) number() (any, error) {
 			break
 		}
 	}
-	s := string(j.buf[start:i])
 	j.pos = i
+	if n, ok := smallInt(j.buf[start:i]); ok {
+		return n, nil
+	}
+	s := string(j.buf[start:i])
 	if !validJSONNumber(s) {
 		return nil, fmt.Errorf("invalid number literal %q", s)
 	}
@@ -406,4 +411,27 @@ func jqNumber(s string) any {
 	}
 	f, _ := strconv.ParseFloat(s, 64)
 	return f
+}
+
+// smallInt parses an integer of at most 18 digits without a string made
+// for it, false for anything else (which number leaves to strconv).
+func smallInt(b []byte) (int, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 || len(b) > 1 && b[0] == '0' {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
