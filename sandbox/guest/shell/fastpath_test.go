@@ -69,9 +69,11 @@ func TestFastPathsMatchGNU(t *testing.T) {
 	}
 	for _, g := range []string{`-o 'user=[a-z]*'`, `-ob 'a[0-9]'`, `-n ERROR`, `-c WARN`, `-v INFO`, `-n -A 2 'w-6'`, `-B 1 leading`,
 		`-C 2 -n 'a/99'`, `-m 3 -A 1 ERROR`, `-l beta`, `-q zeta; echo $?`, `-b 404`, `-o 'b'`, `-on '[0-9]*'`, `-c ''`, `-n '^$'`,
-		`-nE 'ERROR|zeta|a/99'`, `-c 'WARN\|beta'`, `-F -e zeta -e 'a/1'`, `-E 'a|'`, `-cE 'x|y|(z)'`, `-oE 'ERROR|WARN'`, `-vcE 'INFO|WARN'`, `-F 'a|b'`} {
+		`-nE 'ERROR|zeta|a/99'`, `-c 'WARN\|beta'`, `-F -e zeta -e 'a/1'`, `-E 'a|'`, `-cE 'x|y|(z)'`, `-oE 'ERROR|WARN'`, `-vcE 'INFO|WARN'`, `-F 'a|b'`,
+		`-m 2 -n ERROR`, `-nb zeta`, `-c 'user=eta'`, `-H ms`} {
 		commands = append(commands, "grep "+g+" @", "cat @ | grep "+g)
 	}
+	commands = append(commands, `printf 'a\0b\nERROR x\n' | grep ERROR`, `printf 'a\0b\nERROR x\n' | grep -c ERROR`, `printf 'x\nERROR' | grep -n ERROR`)
 	for _, command := range commands {
 		for name := range inputs {
 			script := strings.ReplaceAll(command, "@", name)

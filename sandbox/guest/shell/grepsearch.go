@@ -140,6 +140,9 @@ func (g *grepRun) lines(s *grepFile, data []byte) bool {
 	case g.any != nil:
 		scan = scan && g.any.Match(data)
 	}
+	if scan && len(g.lits) == 1 && !f.invert && !f.only && g.before == 0 && g.after == 0 {
+		return g.literalLines(s, data, base)
+	}
 	starts := g.starts[:0]
 	if scan {
 		body := bytes.TrimSuffix(data, []byte("\n"))
@@ -215,6 +218,57 @@ func (g *grepRun) lines(s *grepFile, data []byte) bool {
 			g.printLine(s, n, starts[i], line, ':')
 		}
 		s.lastPrinted, s.afterLeft = n, g.after
+	}
+	return false
+}
+
+// literalLines is lines for one literal and no -v, -o or context: the
+// literal is looked for in the whole block and only the lines that hold
+// it are cut out, as GNU grep does, instead of splitting every line and
+// searching each (grep ERROR over a 100 000-line log made 100 000
+// searches of a line for 14 000 matches).
+func (g *grepRun) literalLines(s *grepFile, data []byte, base int) bool {
+	lit := g.lits[0]
+	n, counted := base, 0 // lines before data[counted:]
+	for at := 0; at < len(data); {
+		k := bytes.Index(data[at:], lit)
+		if k < 0 {
+			break
+		}
+		var start int
+		if i := bytes.LastIndexByte(data[at:at+k], '\n'); i >= 0 {
+			start = at + i + 1
+		} else {
+			start = at
+		}
+		end := len(data)
+		if e := bytes.IndexByte(data[at+k:], '\n'); e >= 0 {
+			end = at + k + e
+		}
+		if g.lineNumbers {
+			n += bytes.Count(data[counted:start], []byte("\n"))
+			counted = start
+		}
+		if g.maxN >= 0 && s.count >= g.maxN {
+			s.stopped = true
+			return true
+		}
+		s.count++
+		g.matched = true
+		switch {
+		case g.f.quiet && (g.f.summary == 'q' || g.f.summary == 'l'):
+			s.stopped = true
+			return true
+		case g.f.quiet:
+		case s.binary:
+			g.w.Flush()
+			fmt.Fprintf(g.c.stderr, "grep: %s: binary file matches\n", s.name)
+			s.stopped = true
+			return true
+		default:
+			g.printLine(s, n+1, start, data[start:end], ':')
+		}
+		at = end + 1
 	}
 	return false
 }
