@@ -276,7 +276,13 @@ func (c *cmd) forEachInput(names []string, f func(name string, r io.Reader) erro
 // eachFile hands the named file to f: from memory when it is small, as a
 // stream otherwise. A directory fails with "Is a directory" on its read.
 func (c *cmd) eachFile(n string, buf []byte, f func(name string, r io.Reader) error) ([]byte, error) {
-	buf, big, err := readUpTo(buf[:0], c.path(n), wholeLimit)
+	big := false
+	var err error
+	if fi, serr := os.Stat(c.path(n)); serr == nil && fi.Mode().IsRegular() && fi.Size() > wholeLimit {
+		big = true // known large: straight to the stream, not 1 MiB read for nothing first
+	} else {
+		buf, big, err = readUpTo(buf[:0], c.path(n), wholeLimit)
+	}
 	switch {
 	case err != nil:
 		return buf, err
