@@ -2,12 +2,14 @@ package shell
 
 import (
 	"bufio"
+	"bytes"
 	"container/heap"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // sortBudget is how many bytes of lines sort holds in memory. Past it the
@@ -38,18 +40,48 @@ type sortMerge struct {
 	err   error
 }
 
-// add reads one input's lines (forEachInput's callback).
+// add reads one input's lines (forEachInput's callback) a block at a
+// time: each block of whole lines becomes one string the lines are cut
+// from, not a string per line (an allocation per line was much of sort's
+// time in the guest).
 func (m *sortMerge) add(_ string, r io.Reader) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	buf := make([]byte, 256<<10)
+	carry := 0 // an unfinished line at buf's start
 	for {
-		line, err := br.ReadString(m.lineEnd)
-		if len(line) > 0 && line[len(line)-1] == m.lineEnd {
-			line = line[:len(line)-1]
-		} else if line == "" && err != nil {
-			if err == io.EOF {
-				return nil
-			}
+		if carry == len(buf) {
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		n, err := io.ReadAtLeast(r, buf[carry:], 1)
+		end := carry + n
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
 			return err
+		}
+		whole := end
+		if !eof {
+			whole = bytes.LastIndexByte(buf[:end], m.lineEnd) + 1
+		}
+		if whole > 0 {
+			if err := m.addBlock(string(buf[:whole])); err != nil {
+				return err
+			}
+		}
+		if eof {
+			return nil
+		}
+		carry = copy(buf, buf[whole:end])
+	}
+}
+
+// addBlock adds the lines of block; only the input's last may lack its
+// end.
+func (m *sortMerge) addBlock(block string) error {
+	for block != "" {
+		line := block
+		if i := strings.IndexByte(block, m.lineEnd); i >= 0 {
+			line, block = block[:i], block[i+1:]
+		} else {
+			block = ""
 		}
 		m.recs = append(m.recs, m.makeRec(line))
 		if m.bytes += len(line) + 1; m.bytes > m.budget {
@@ -57,13 +89,8 @@ func (m *sortMerge) add(_ string, r io.Reader) error {
 				return m.err // forEachInput reports it
 			}
 		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
 	}
+	return nil
 }
 
 func (m *sortMerge) empty() bool { return len(m.recs) == 0 && len(m.runs) == 0 }
