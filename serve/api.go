@@ -33,8 +33,8 @@ func (s *Server) routes() []route {
 		{"POST", "/v1/sessions/{id}/compact", s.withID(s.postCompact)},
 		{"GET", "/v1/sessions/{id}/events", s.withID(s.stream)},
 		{"GET", "/v1/sessions/{id}/calls/{call}/diff", s.withID(s.callDiff)},
-		{"GET", "/v1/presets", s.listPresets},
-		{"GET", "/v1/models", s.listModels},
+		{"GET", "/v1/presets", func(w http.ResponseWriter, r *http.Request) { listPresets(s.cfg.Home, w) }},
+		{"GET", "/v1/models", func(w http.ResponseWriter, r *http.Request) { listModels(s.cfg.Home, w) }},
 		{"GET", "/v1/openapi.json", serveOpenAPI},
 		{"GET", "/v1/", notFound},
 	}
@@ -393,8 +393,9 @@ func (s *Server) postCompact(w http.ResponseWriter, r *http.Request, id string) 
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) listPresets(w http.ResponseWriter, r *http.Request) {
-	set, err := s.cfg.Home.Presets()
+// listPresets answers GET /v1/presets from home's presets.
+func listPresets(home *harness.Home, w http.ResponseWriter) {
+	set, err := home.Presets()
 	if err != nil {
 		failFor(w, err)
 		return
@@ -411,8 +412,9 @@ func (s *Server) listPresets(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) listModels(w http.ResponseWriter, r *http.Request) {
-	t, err := s.cfg.Home.Models()
+// listModels answers GET /v1/models from home's model table.
+func listModels(home *harness.Home, w http.ResponseWriter) {
+	t, err := home.Models()
 	if err != nil {
 		failFor(w, err)
 		return

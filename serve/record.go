@@ -45,7 +45,10 @@ type Record struct {
 	Queued  int  `json:"queued"`
 	// OwnerPID names another process that runs the session (a terminal
 	// ptc): then it can be watched here but not driven.
-	OwnerPID int        `json:"owner_pid,omitempty"`
+	OwnerPID int `json:"owner_pid,omitempty"`
+	// Worker names the fleet worker running the session now (ptc serve
+	// --nats).
+	Worker   string     `json:"worker,omitempty"`
 	PlanMode bool       `json:"plan_mode,omitempty"`
 	Model    *ModelInfo `json:"model,omitempty"`
 	Notices  []string   `json:"notices,omitempty"`

@@ -104,9 +104,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // HTTPServer returns an http.Server for s at addr with the limits a
 // public listener needs (header size and read timeouts; no write
 // timeout, which would cut event streams).
-func (s *Server) HTTPServer(addr string) *http.Server {
+func (s *Server) HTTPServer(addr string) *http.Server { return newHTTPServer(addr, s) }
+
+func newHTTPServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{
-		Addr: addr, Handler: s, MaxHeaderBytes: maxHeader,
+		Addr: addr, Handler: h, MaxHeaderBytes: maxHeader,
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute,
 	}
 }

@@ -55,7 +55,14 @@ func startFleet(t *testing.T, c *cli, n int) *testFleet {
 	if err != nil {
 		t.Fatalf("ptc nats embedded printed no URL: %v", err)
 	}
-	f := &testFleet{t: t, c: c, url: strings.TrimSpace(line), wrote: make(chan struct{}, 1), exited: make(chan string, n), workers: map[string]*exec.Cmd{}, logs: map[string]*bytes.Buffer{}}
+	return startWorkers(t, c, strings.TrimSpace(line), n)
+}
+
+// startWorkers starts n workers named w1…wn on the server at url, and
+// returns once every worker takes turns.
+func startWorkers(t *testing.T, c *cli, url string, n int) *testFleet {
+	t.Helper()
+	f := &testFleet{t: t, c: c, url: url, wrote: make(chan struct{}, 1), exited: make(chan string, n), workers: map[string]*exec.Cmd{}, logs: map[string]*bytes.Buffer{}}
 	for i := 1; i <= n; i++ {
 		name := "w" + string(rune('0'+i))
 		w := c.command("worker", "--nats", f.url, "--name", name, "--ack-wait", testAckWait, "--lease-ttl", testLeaseTTL)

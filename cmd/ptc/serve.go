@@ -32,8 +32,9 @@ func newServeCmd() *cobra.Command {
 	var home, addr string
 	var allow []string
 	var heartbeat time.Duration
+	var fleet serveFleetFlags
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--allow-host NAME]...",
+		Use:   "serve [--addr HOST:PORT] [--allow-host NAME]... [--nats URL|embedded [--pool NAME]]",
 		Short: "Serve this home's sessions over HTTP with a live event stream and a web UI",
 		Long: `ptc serve runs sessions for HTTP clients: the web UI at /, ptc attach ID --serve URL,
 ptc --serve URL, or any client of the API under /v1 (see /v1/openapi.json).
@@ -43,10 +44,17 @@ $PTC_HOME/serve.token (made on first start, mode 0600): as "Authorization: Beare
 opened once in a browser as the printed URL (/?token=…), which keeps it in a cookie. Only
 requests naming this server in their Host header are answered (loopback names, the bound
 address, and each --allow-host), and a browser may change something only from the server's
-own page.`,
+own page.
+
+With --nats URL (or --nats embedded, which runs a JetStream server in this process) it is a
+front end for a fleet: it lists the sessions on that server, queues each prompt as a turn for a
+worker of --pool (ptc worker), and streams a session's events as its worker appends them.
+Cancel, approvals and questions, settings, compaction and deletion are not available there:
+workers run turns headless.`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return serveHome(c, home, addr, allow, heartbeat) },
+		RunE: func(c *cobra.Command, _ []string) error { return serveHome(c, home, addr, allow, heartbeat, fleet) },
 	}
+	fleet.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&home, "home", "", "ptc home directory (default: $PTC_HOME or ~/.ptc)")
 	fl.StringVar(&addr, "addr", serve.DefaultAddr, "address to listen on, HOST:PORT (a port of 0 picks a free one)")
@@ -56,7 +64,7 @@ own page.`,
 	return cmd
 }
 
-func serveHome(c *cobra.Command, homeFlag, addr string, allow []string, heartbeat time.Duration) error {
+func serveHome(c *cobra.Command, homeFlag, addr string, allow []string, heartbeat time.Duration, fleet serveFleetFlags) error {
 	home, err := openHome(homeFlag)
 	if err != nil {
 		return err
@@ -83,12 +91,22 @@ func serveHome(c *cobra.Command, homeFlag, addr string, allow []string, heartbea
 	if !bound.IP.IsLoopback() {
 		fmt.Fprintf(errw, "ptc serve: warning: listening on %s, which other machines can reach; anyone with the token can run commands as you there (use --addr 127.0.0.1:PORT to stay local)\n", bound)
 	}
-	srv, err := serve.New(serve.Config{
-		Home: home, Token: token, Addr: bound.String(), AllowHosts: allow, Heartbeat: heartbeat, Options: opts,
-		Logf: func(format string, args ...any) {
-			fmt.Fprintln(errw, "ptc serve:", termsafe.String(fmt.Sprintf(format, args...)))
-		},
-	})
+	logf := func(format string, args ...any) {
+		fmt.Fprintln(errw, "ptc serve:", termsafe.String(fmt.Sprintf(format, args...)))
+	}
+	var srv api
+	if fleet.url != "" {
+		var stopFleet func()
+		srv, stopFleet, err = fleetAPI(c, home, fleet, serve.FleetConfig{Token: token, Addr: bound.String(), AllowHosts: allow, Heartbeat: heartbeat, Logf: logf})
+		if err == nil {
+			defer stopFleet()
+		}
+	} else {
+		srv, err = serve.New(serve.Config{Home: home, Token: token, Addr: bound.String(), AllowHosts: allow, Heartbeat: heartbeat, Options: opts, Logf: logf})
+		if err == nil {
+			fmt.Fprintf(errw, "ptc serve: serving the sessions of %s; Ctrl-C stops\n", home.Dir())
+		}
+	}
 	if err != nil {
 		ln.Close()
 		return err
@@ -96,7 +114,6 @@ func serveHome(c *cobra.Command, homeFlag, addr string, allow []string, heartbea
 	if created {
 		fmt.Fprintf(errw, "ptc serve: made a new token in %s\n", home.Dir()+"/"+serve.TokenFile)
 	}
-	fmt.Fprintf(errw, "ptc serve: serving the sessions of %s; Ctrl-C stops\n", home.Dir())
 	fmt.Fprintf(c.OutOrStdout(), "http://%s/?token=%s\n", urlHost(bound), token)
 	hs := srv.HTTPServer(bound.String())
 	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
