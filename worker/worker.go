@@ -268,8 +268,11 @@ func (w *Worker) runJob(ctx context.Context, job Job, m jetstream.Msg) result {
 	if err := sess.Record(ctx, session.TypeWorkerEnd, end); err != nil {
 		return w.closed(sess, w.lost(ctx, job, err))
 	}
+	// Said once the session is closed (its record written, its lease
+	// released): a listing after this line shows the turn's end.
+	r := w.closed(sess, resDone)
 	w.say("job %s of session %s ended: %s", job.ID, job.Session, out.Reason)
-	return w.closed(sess, resDone)
+	return r
 }
 
 // giveUp ends a job that MaxAttempts workers began and none finished:

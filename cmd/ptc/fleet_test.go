@@ -132,6 +132,20 @@ func (f *testFleet) waitLogs(ok func(map[string]string) bool, what string) {
 	}
 }
 
+// waitEnded waits until a worker says it ended a job of session id (its
+// record written and its lease released).
+func (f *testFleet) waitEnded(id string) {
+	f.t.Helper()
+	f.waitLogs(func(logs map[string]string) bool {
+		for _, l := range logs {
+			if strings.Contains(l, "of session "+id+" ended:") {
+				return true
+			}
+		}
+		return false
+	}, "the end of a job of "+id)
+}
+
 // syncWriter is a writer shared with the test goroutine; each write
 // leaves a token in wrote.
 type syncWriter struct {
@@ -211,6 +225,7 @@ func TestFleetRunsAScriptedSessionOnTwoWorkers(t *testing.T) {
 	if fin.Reason != session.ReasonCompleted || fin.Text != "Step three: done." {
 		t.Fatalf("final = %+v\n%s", fin, f.log())
 	}
+	f.waitEnded(fin.SessionID)
 	t.Run("ptc sessions --nats lists it", func(t *testing.T) {
 		out := c.ok("sessions", "--nats", f.url)
 		if !strings.Contains(out, fin.SessionID) || !strings.Contains(out, "completed") || !strings.Contains(out, "three steps") {

@@ -95,6 +95,7 @@ func TestServeFleet(t *testing.T) {
 	if _, ok := f.workers[starts[0].Worker]; !ok {
 		t.Fatalf("worker/start names %q", starts[0].Worker)
 	}
+	f.waitEnded(rec.ID)
 	t.Run("the listing is the fleet's", func(t *testing.T) {
 		code, b := call("GET", "/v1/sessions", "")
 		var list []struct{ ID, Status, Title string }
