@@ -314,7 +314,7 @@ func (c *children) foreground(ctx context.Context, call tools.Call, in toolbox.S
 	if info.Status == session.SubagentStopped {
 		code = tools.CodeAborted
 	}
-	return toolbox.ChildInfo{}, tools.Errorf(code, "%s", msg)
+	return info, tools.Errorf(code, "%s", msg) // info names the child for callers that log it (ralph)
 }
 
 // background starts the child and returns at once; its completion is

@@ -12,7 +12,7 @@ import (
 )
 
 var known = []string{"read", "write", "edit", "glob", "grep", "bash", "todo_write", "ask_user_question", "run_code", "shell", "str_replace_editor",
-	"exit_plan_mode", "create_goal", "get_goal", "update_goal", "subagent", "agent_output", "agent_list", "agent_stop", "workflow",
+	"exit_plan_mode", "create_goal", "get_goal", "update_goal", "subagent", "agent_output", "agent_list", "agent_stop", "workflow", "ralph",
 	"job_list", "job_output", "job_kill", "skill", "session_search", "session_read", "web_search", "web_fetch"}
 
 func TestEmbeddedPresets(t *testing.T) {
@@ -24,7 +24,7 @@ func TestEmbeddedPresets(t *testing.T) {
 		t.Fatalf("ids %v", got)
 	}
 	coding := []string{"read", "write", "edit", "glob", "grep", "bash", "job_list", "job_output", "job_kill", "todo_write", "ask_user_question",
-		"exit_plan_mode", "create_goal", "get_goal", "update_goal", "subagent", "agent_output", "agent_list", "agent_stop", "workflow", "skill", "session_search", "session_read", "web_search"}
+		"exit_plan_mode", "create_goal", "get_goal", "update_goal", "subagent", "agent_output", "agent_list", "agent_stop", "workflow", "ralph", "skill", "session_search", "session_read", "web_search"}
 	cases := []struct {
 		id           string
 		presentation tools.Presentation

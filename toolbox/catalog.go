@@ -106,6 +106,7 @@ var catalog = []Entry{
 	{Name: AgentListName, Needs: NeedsAgents, New: func(d Deps) (tools.Tool, error) { return AgentList(d.Agents), nil }},
 	{Name: AgentStopName, Needs: NeedsAgents, New: func(d Deps) (tools.Tool, error) { return AgentStop(d.Agents), nil }},
 	{Name: WorkflowName, Needs: NeedsAgents, New: func(d Deps) (tools.Tool, error) { return NewWorkflow(d.Agents), nil }},
+	{Name: RalphName, Needs: NeedsAgents, New: func(d Deps) (tools.Tool, error) { return Ralph(d.Agents), nil }},
 	{Name: SkillName, Needs: NeedsSkills, Absent: func(d Deps) bool { return d.Skills.Len() == 0 }, New: func(d Deps) (tools.Tool, error) { return Skill(d.Skills), nil }},
 	{Name: SessionSearchName, Needs: NeedsSessions, New: func(d Deps) (tools.Tool, error) { return SessionSearch(d.Sessions), nil }},
 	{Name: SessionReadName, Needs: NeedsSessions, New: func(d Deps) (tools.Tool, error) { return SessionRead(d.Sessions), nil }},
