@@ -194,9 +194,9 @@ func TestLoadReplaysAFinishedSessionInOrderThenContinuesIt(t *testing.T) {
 		t.Errorf("replayed text %q / %q, live %q / %q", texts(replayed, "message"), texts(replayed, "thought"), texts(live, "message"), texts(live, "thought"))
 	}
 	// The replay is the live turn, in order: the user's message first,
-	// the mode last, no usage meter.
-	want := append([]string{"user"}, slices.DeleteFunc(compact(kinds(live)), func(k string) bool { return k == "usage" })...)
-	want = append(want, "mode default")
+	// the mode and the commands last, no usage meter.
+	want := append([]string{"user"}, slices.DeleteFunc(compact(kinds(live)), func(k string) bool { return k == "usage" || k == "commands" })...)
+	want = append(want, "mode default", "commands")
 	if got := compact(kinds(replayed)); !slices.Equal(got, want) {
 		t.Fatalf("replay\n got %q\nwant %q", got, want)
 	}

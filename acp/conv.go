@@ -42,7 +42,7 @@ func (c *conv) replay(ctx context.Context) error {
 	for _, e := range c.sess.Events() {
 		c.out.push(rt.translate(e)...)
 	}
-	c.out.push(modeUpdate(c.sess.PlanMode()))
+	c.out.push(modeUpdate(c.sess.PlanMode()), c.commandsUpdate())
 	return c.out.flush(ctx)
 }
 

@@ -234,6 +234,8 @@ func kind(u sdk.SessionUpdate) string {
 		return "mode " + string(u.CurrentModeUpdate.CurrentModeId)
 	case u.UsageUpdate != nil:
 		return "usage"
+	case u.AvailableCommandsUpdate != nil:
+		return "commands"
 	}
 	return "other"
 }

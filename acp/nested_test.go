@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/ptc-dev/ptc/runtime/session"
+	"github.com/ptc-dev/ptc/runtime/session/sessiontest"
 )
 
 // A run_code program's calls are tool calls of their own, titled as the
@@ -146,5 +148,43 @@ func TestAPromptWaitsForItsBackgroundSubagents(t *testing.T) {
 	}
 	if got := texts(cl.take(), "message"); got != "started itthe helper finished" {
 		t.Fatalf("messages %q", got)
+	}
+}
+
+// The workspace's custom commands are offered to the editor, and a
+// prompt naming one runs its prompt.
+func TestCustomCommandsAreOfferedAndExpanded(t *testing.T) {
+	ws := workspace(t)
+	if err := os.MkdirAll(filepath.Join(ws, ".ptc", "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := "---\ndescription: Greet someone\nargument-hint: NAME\n---\nSay hello to $ARGUMENTS.\n"
+	if err := os.WriteFile(filepath.Join(ws, ".ptc", "commands", "greet.md"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cl := &client{}
+	r := start(t, newHome(t), script(t, text("hello Bob")), cl)
+	id := r.newSession(ws)
+	r.prompt(id, "/greet Bob")
+	var offered []sdk.AvailableCommand
+	for _, n := range cl.take() {
+		if u := n.Update.AvailableCommandsUpdate; u != nil {
+			offered = u.AvailableCommands
+		}
+	}
+	if len(offered) != 1 || offered[0].Name != "greet" || offered[0].Description != "Greet someone" ||
+		offered[0].Input == nil || offered[0].Input.Unstructured == nil || offered[0].Input.Unstructured.Hint != "NAME" {
+		t.Fatalf("offered %+v", offered)
+	}
+	ld := load(t, r, string(id))
+	var prompts []string
+	for _, e := range sessiontest.OfType(ld.Events, session.TypeUserMessage) {
+		m := sessiontest.Decode[session.UserMessage](t, e)
+		if m.Source.Kind == "user" {
+			prompts = append(prompts, m.Content[0].Text)
+		}
+	}
+	if len(prompts) != 1 || !strings.Contains(prompts[0], "Say hello to Bob.") {
+		t.Fatalf("the model got %q", prompts)
 	}
 }

@@ -25,6 +25,11 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if err != nil {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
+	// The commands as they are now (a new file works at once); the
+	// client knows the session by now, which it may not before
+	// session/new has answered.
+	c.out.push(c.commandsUpdate())
+	text = c.expandCommand(text)
 	from := len(c.sess.Events())
 	out, err := c.sess.Run(ctx, text)
 	if err == nil && out.Reason == session.ReasonCompleted {
