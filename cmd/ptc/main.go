@@ -81,7 +81,7 @@ turn headless; ptc sessions lists earlier sessions and ptc --resume ID continues
 		newVersionCmd(),
 		newRunCmd(),
 		newExecCmd(),
-		newShCmd(),
+		newShCmd(), newShServerCmd(),
 		newSdkCmd(),
 		newToolsCmd(),
 		newPresetsCmd(),

@@ -52,7 +52,7 @@ func newCLI(t *testing.T, env ...string) *cli {
 
 func (c *cli) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(ptcBin, args...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + c.home, "PTC_HOME=" + c.home, "XDG_CACHE_HOME=" + cacheDir}, c.env...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + c.home, "PTC_HOME=" + c.home, "XDG_CACHE_HOME=" + cacheDir, "PTC_SH_SERVER=0"}, c.env...)
 	cmd.Dir = c.home
 	return cmd
 }

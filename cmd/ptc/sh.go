@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,7 +34,7 @@ func newShCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			o, err := harness.RunShell(c.Context(), harness.ShellOptions{Workspace: ws, Mode: m, Network: network, Command: args[0], Timeout: timeout, Notice: stderrNotice})
+			o, err := runShell(c, harness.ShellOptions{Workspace: ws, Mode: m, Network: network, Command: args[0], Timeout: timeout, Notice: stderrNotice})
 			if err != nil {
 				return err
 			}
@@ -55,6 +57,61 @@ func newShCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&network, "network", false, "let host programs the command runs reach the network (off by default)")
 	cmd.Flags().DurationVar(&timeout, "timeout", toolbox.DefaultBashTimeout, "stop the command after this long")
 	return cmd
+}
+
+// runShell runs the command on the resident shell server when one
+// answers, else in this process and then starts a server for the next
+// command (unless PTC_SH_SERVER=0).
+func runShell(c *cobra.Command, o harness.ShellOptions) (sandbox.Outcome, error) {
+	if os.Getenv(harness.ShellServerEnv) == "0" {
+		return harness.RunShell(c.Context(), o)
+	}
+	sock, err := harness.ShellSocket()
+	if err != nil {
+		return harness.RunShell(c.Context(), o)
+	}
+	out, served, err := harness.RunShellResident(c.Context(), sock, o)
+	if !served && o.Mode != sandbox.DangerFullAccess {
+		startShellServer()
+	}
+	return out, err
+}
+
+// startShellServer starts `ptc sh-server` in the background, in a session
+// of its own with no terminal, and leaves it (it exits when idle).
+func startShellServer() {
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	cmd := exec.Command(exe, "sh-server")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if cmd.Start() == nil {
+		_ = cmd.Process.Release()
+	}
+}
+
+// newShServerCmd is the hidden `ptc sh-server` that `ptc sh` starts.
+func newShServerCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    "sh-server",
+		Short:  "Serve ptc sh commands from a resident sandbox (started by ptc sh)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			sock, err := harness.ShellSocket()
+			if err != nil {
+				return err
+			}
+			idle := harness.ShellServerIdle
+			if v := os.Getenv(harness.ShellServerEnv + "_IDLE"); v != "" {
+				if idle, err = time.ParseDuration(v); err != nil || idle <= 0 {
+					return fmt.Errorf("%s_IDLE must be a positive duration, not %q", harness.ShellServerEnv, v)
+				}
+			}
+			return harness.ServeShell(c.Context(), sock, idle)
+		},
+	}
 }
 
 // hostHint translates the sandbox's "not found" message for a person: it
