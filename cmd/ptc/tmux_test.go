@@ -280,7 +280,8 @@ func TestTheTUIInTmux(t *testing.T) {
 	})
 	t.Run("/resume lists the workspace's sessions", func(t *testing.T) {
 		p.typed("/resume")
-		p.keys("Escape", "Enter")
+		// (not Escape then Enter: sent together they are alt+enter, a new line)
+		p.keys("Enter")
 		s := p.waitText("Resume a session of this workspace", "an earlier session")
 		if n := strings.Count(s, " turn(s) "); n < 2 {
 			t.Fatalf("want both sessions listed:\n%s", s)

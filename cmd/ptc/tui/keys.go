@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -60,8 +61,12 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	}
 	switch k.Type {
 	case tea.KeyEnter:
-		if !k.Paste {
+		if !k.Paste && !k.Alt { // alt+enter is the input's new line
 			return m.submit()
+		}
+	case tea.KeyEsc:
+		if m.running || m.busy != "" {
+			return m.cancelTurn() // every peer's interrupt key
 		}
 	case tea.KeyUp:
 		if m.in.Line() == 0 || m.hist.browsing(m.in.Value()) {
@@ -87,23 +92,42 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 // nothing runs, the first press clears the input and the second exits.
 func (m *Model) interrupt() tea.Cmd {
 	if m.running || m.busy != "" {
-		if m.cancelling || m.armedExit {
+		if m.cancelling || m.armed() {
 			return m.exit()
 		}
-		if m.be.Cancel() {
-			m.cancelling = true
-			m.armedExit = true
-			m.tr.notice(toneWarn, "cancelling… (ctrl+c again exits)")
-		}
-		return nil
+		return m.cancelTurn()
 	}
-	if m.armedExit {
+	if m.armed() {
 		return m.exit()
 	}
-	m.armedExit = true
 	m.in.Reset()
 	m.popup = nil
-	return nil
+	return m.arm()
+}
+
+// cancelTurn cancels the running turn (ctrl+c, esc); a ctrl+c while it
+// winds down exits.
+func (m *Model) cancelTurn() tea.Cmd {
+	if m.cancelling || !m.be.Cancel() {
+		return nil
+	}
+	m.cancelling = true
+	m.tr.notice(toneWarn, "cancelling… (ctrl+c again exits)")
+	return m.arm()
+}
+
+// exitArmed is how long a ctrl+c keeps the next one exiting.
+const exitArmed = 3 * time.Second
+
+// arm makes the next ctrl+c exit, for exitArmed or until another key.
+func (m *Model) arm() tea.Cmd {
+	m.armedExit, m.armedAt = true, m.cfg.Now()
+	return tea.Tick(exitArmed, func(time.Time) tea.Msg { return disarmMsg{} })
+}
+
+// armed reports whether a ctrl+c now exits.
+func (m *Model) armed() bool {
+	return m.armedExit && m.cfg.Now().Sub(m.armedAt) < exitArmed
 }
 
 func (m *Model) exit() tea.Cmd {

@@ -61,6 +61,7 @@ type (
 		text string
 	}
 	tickMsg     time.Time
+	disarmMsg   struct{} // exitArmed has passed since a ctrl+c
 	askMsg      struct{ ask *pendingAsk }
 	askEndedMsg struct{ ask *pendingAsk }
 )
@@ -81,10 +82,13 @@ type Model struct {
 	width  int
 	height int
 
-	running    bool   // a turn runs
-	busy       string // a blocking backend call other than a turn
-	runStart   time.Time
-	armedExit  bool // ctrl+c pressed while idle: the next one exits
+	running   bool   // a turn runs
+	busy      string // a blocking backend call other than a turn
+	runStart  time.Time
+	armedExit bool      // ctrl+c pressed: the next one exits (for exitArmed)
+	armedAt   time.Time // when it was pressed
+	// stick keeps the view at the end across a resize that found it there.
+	stick      bool
 	cancelling bool
 
 	// typed maps a prompt queued with the backend's Followup to what the
@@ -191,6 +195,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		// Pinned to the end before the resize stays pinned after it: the
+		// new size rewraps the text, which must not read as a scroll up.
+		m.stick = m.vp.AtBottom() || m.vp.TotalLineCount() <= m.vp.Height
 		m.resize(msg.Width, msg.Height)
 	case tea.KeyMsg:
 		cmds = append(cmds, m.key(msg))
@@ -200,8 +207,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.tr.apply(it)
 			}
 		}
+	case disarmMsg:
+		if !m.armed() {
+			m.armedExit = false
+		}
 	case turnDoneMsg:
-		m.running, m.cancelling = false, false
+		// The turn is over: a cancel's arming (press again to force the
+		// exit) has nothing left to force.
+		m.running, m.cancelling, m.armedExit = false, false, false
 		if msg.err != nil {
 			m.tr.notice(toneError, "the turn could not run: "+msg.err.Error())
 		}
@@ -297,7 +310,8 @@ func (m *Model) refresh() {
 	// Whether the view follows the end is decided before the layout
 	// changes: a dialog opening shrinks the conversation, and that must
 	// not count as the user scrolling up.
-	follow := m.vp.AtBottom() || m.vp.TotalLineCount() <= m.vp.Height
+	follow := m.stick || m.vp.AtBottom() || m.vp.TotalLineCount() <= m.vp.Height
+	m.stick = false
 	m.layout()
 	m.rnd.now = m.cfg.Now().UnixMilli()
 	parts := make([]string, 0, len(m.tr.entries))
@@ -321,7 +335,9 @@ func (m *Model) startTurn(input string) tea.Cmd {
 	be := m.be
 	return tea.Batch(func() tea.Msg {
 		out, err := be.Run(context.Background(), prompt)
-		if err == nil {
+		if err == nil && out.Reason != session.ReasonAborted {
+			// (after a cancel, what was queued goes back to the input
+			// instead: see next)
 			// Background subagents report back in turns of their own.
 			if more, ran, serr := be.Settle(context.Background()); serr != nil || ran {
 				out, err = more, serr
