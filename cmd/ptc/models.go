@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ptc-dev/ptc/harness"
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 )
 
@@ -62,7 +63,11 @@ func printModels(c *cobra.Command, list []models.Model) error {
 		if m.Thinks {
 			thinks = "yes"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", m.ID, m.Provider, m.ContextWindow, maxOut, thinks, in, hit, out)
+		id := m.ID
+		if m.Retired != "" {
+			id += " (retired " + m.Retired + ")"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", termsafe.Line(id), termsafe.Line(m.Provider), m.ContextWindow, maxOut, thinks, in, hit, out)
 	}
 	return w.Flush()
 }

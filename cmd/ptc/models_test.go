@@ -117,3 +117,24 @@ func TestModelsYAMLAndContextWindowOverrideTheTable(t *testing.T) {
 		t.Fatalf("a misspelt models.yaml must be refused naming the field: exit %d, %q", code, errs)
 	}
 }
+
+func TestModelsMarksRetiredModels(t *testing.T) {
+	c := newCLI(t)
+	out := c.ok("models")
+	for _, l := range strings.Split(out, "\n") {
+		retired := strings.Contains(l, "(retired 2026-07-24)")
+		old := strings.HasPrefix(l, "deepseek-chat ") || strings.HasPrefix(l, "deepseek-reasoner ")
+		if retired != old {
+			t.Fatalf("line %q: retired mark %v, want %v", l, retired, old)
+		}
+	}
+	var list []models.Model
+	if err := json.Unmarshal([]byte(c.ok("models", "--output", "json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range list {
+		if (m.Retired != "") != (m.ID == "deepseek-chat" || m.ID == "deepseek-reasoner") {
+			t.Fatalf("%s retired %q", m.ID, m.Retired)
+		}
+	}
+}

@@ -9,10 +9,10 @@ var builtin = []Model{
 	deepseek("deepseek-v4-flash", 1<<20, 384<<10, true, Price{Input: 0.14, CacheHit: 0.014, Output: 0.28}, ""),
 	deepseek("deepseek-v4-pro", 1<<20, 384<<10, true, Price{Input: 0.66, CacheHit: 0.022, Output: 1.98}, ""),
 	// Retired on 2026-07-24: the API now answers 400 for these names.
-	deepseek("deepseek-chat", 128<<10, 8<<10, false, Price{Input: 0.14, CacheHit: 0.014, Output: 0.28},
-		"deepseek-chat was retired by DeepSeek on 2026-07-24; use --model deepseek-v4-flash"),
-	deepseek("deepseek-reasoner", 128<<10, 64<<10, true, Price{Input: 0.14, CacheHit: 0.014, Output: 0.28},
-		"deepseek-reasoner was retired by DeepSeek on 2026-07-24; use --model deepseek-v4-flash (it thinks by default)"),
+	retired(deepseek("deepseek-chat", 128<<10, 8<<10, false, Price{Input: 0.14, CacheHit: 0.014, Output: 0.28},
+		"deepseek-chat was retired by DeepSeek on 2026-07-24; use --model deepseek-v4-flash"), "2026-07-24"),
+	retired(deepseek("deepseek-reasoner", 128<<10, 64<<10, true, Price{Input: 0.14, CacheHit: 0.014, Output: 0.28},
+		"deepseek-reasoner was retired by DeepSeek on 2026-07-24; use --model deepseek-v4-flash (it thinks by default)"), "2026-07-24"),
 
 	openai("gpt-4o", 128000, 16384, false, Price{Input: 2.50, CacheHit: 1.25, Output: 10}),
 	openai("gpt-4o-mini", 128000, 16384, false, Price{Input: 0.15, CacheHit: 0.075, Output: 0.60}),
@@ -38,6 +38,12 @@ var builtin = []Model{
 func deepseek(id string, window, maxOut int, thinks bool, p Price, notice string) Model {
 	return Model{ID: id, Provider: "deepseek", ContextWindow: window, MaxOutput: maxOut, Thinks: thinks,
 		ReasoningField: ReasoningContent, Price: &p, Known: true, Notice: notice}
+}
+
+// retired marks m as withdrawn by its provider on date.
+func retired(m Model, date string) Model {
+	m.Retired = date
+	return m
 }
 
 func openai(id string, window, maxOut int, thinks bool, p Price) Model {

@@ -60,6 +60,9 @@ type Model struct {
 	Price *Price `json:"price,omitempty"`
 	// Known is false for an id the table does not list.
 	Known bool `json:"known"`
+	// Retired is the date (YYYY-MM-DD) the provider withdrew the model,
+	// "" while it is served.
+	Retired string `json:"retired,omitempty"`
 	// Notice, when set, is one line the user should see once: the model
 	// is unknown (and what was assumed) or retired.
 	Notice string `json:"notice,omitempty"`
