@@ -29,10 +29,10 @@ func newSessionCmd() *cobra.Command {
 	fo.register(cmd, true)
 
 	var output string
-	var follow bool
+	var follow, rows bool
 	show := &cobra.Command{
-		Use:   "show ID [--output text|json] [--follow]",
-		Short: "Print a session's header and events (--follow: and its events as they happen, until the turn ends)",
+		Use:   "show ID [--output text|json] [--events] [--follow]",
+		Short: "Print a session's transcript (--events: its event rows; --follow: its events as they happen, until the turn ends)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if follow && fo.url != "" {
@@ -64,7 +64,11 @@ func newSessionCmd() *cobra.Command {
 					Jobs     []jobs.Info       `json:"jobs"`
 				}{h, nonNil(events), kids, append([]jobs.Info{}, list...)})
 			case "text", "":
-				if err := showText(c.OutOrStdout(), h, events); err != nil {
+				show := showTranscript
+				if rows {
+					show = showText
+				}
+				if err := show(c.OutOrStdout(), h, events); err != nil {
 					return err
 				}
 				if err := showChildren(c.OutOrStdout(), kids); err != nil {
@@ -77,6 +81,7 @@ func newSessionCmd() *cobra.Command {
 	}
 	show.Flags().StringVar(&output, "output", "text", "output format: text or json (with --follow also stream-json)")
 	show.Flags().BoolVar(&follow, "follow", false, "keep printing the events of a running session until its turn ends")
+	show.Flags().BoolVar(&rows, "events", false, "print the raw event rows instead of the transcript")
 
 	export := &cobra.Command{
 		Use:   "export ID",
