@@ -75,6 +75,9 @@ type Options struct {
 	// value valid against it: the structured_output section joins the
 	// system prompt, and RunStructured checks the answer (one retry).
 	OutputSchema *structured.Schema
+	// NoTitle keeps the model from titling the session after its first
+	// turn (--no-title; a preset's title: false does the same).
+	NoTitle bool
 }
 
 // Parent names the session and call a child session was started from.
@@ -133,6 +136,7 @@ type Session struct {
 	resumed  bool
 	running  context.CancelFunc // of the running turn, nil when idle
 	closed   bool
+	titler   titler // who titles the session (title.go)
 
 	turn sync.Mutex // held while a turn runs
 }
@@ -276,6 +280,7 @@ func (s *Session) apply(ctx context.Context, settings session.Settings, changed 
 	}
 	s.mu.Lock()
 	s.agent, s.settings, s.model, s.notices = a, settings, comp.model, comp.notices
+	s.titler = titler{provider: comp.cfg.Provider, model: comp.cfg.Model, on: preset.Title && !s.opts.NoTitle}
 	s.mu.Unlock()
 	return nil
 }
@@ -409,6 +414,7 @@ func (s *Session) run(ctx context.Context, input *agent.Input, steering bool) (a
 	if err != nil {
 		return out, err
 	}
+	s.title(ctx, out)
 	return s.rounds(ctx, a, out, true)
 }
 

@@ -19,10 +19,10 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // Parse decodes and validates one preset file. source names it in errors.
 // Unknown fields are errors (a typo must not silently change nothing);
-// snapshots and compact default to true and sandbox to workspace-write
+// snapshots, compact and title default to true and sandbox to workspace-write
 // when absent.
 func Parse(source string, data []byte, knownTools []string) (*Preset, error) {
-	p := &Preset{Snapshots: true, Compact: true, Source: source}
+	p := &Preset{Snapshots: true, Compact: true, Title: true, Source: source}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(p); err != nil {

@@ -52,6 +52,9 @@ type Preset struct {
 	// Compact lets long sessions prune old tool results and compact
 	// automatically (default true; runtime/compact).
 	Compact bool `yaml:"compact" json:"compact"`
+	// Title has the model title new sessions after their first turn
+	// (default true; runtime/title).
+	Title bool `yaml:"title" json:"title"`
 	// Plan starts new sessions in plan mode (runtime/plan); the preset
 	// must then list exit_plan_mode, the way out.
 	Plan   bool   `yaml:"plan" json:"plan,omitempty"`

@@ -28,6 +28,8 @@ type runFlags struct {
 	output   string
 	// cont is -c/--continue: resume the latest session of the workspace.
 	cont bool
+	// noTitle is --no-title: no model title after the first turn.
+	noTitle bool
 	// given lists the settings flags the user typed (they override the
 	// recorded settings on resume).
 	given []session.Field
@@ -81,6 +83,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&s.NoCompact, "no-compact", false, "never prune or compact the context automatically (ptc session compact still works)")
 	fl.StringVar(&f.resume, "resume", "", "continue the session with this id (or a unique prefix of it); the flags given replace its recorded settings")
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the latest session of this workspace (the current directory or --workspace)")
+	fl.BoolVar(&f.noTitle, "no-title", false, "do not ask the model for the session's title after the first turn (the listing shows the first prompt's first line)")
 	f.mcp.register(cmd)
 	f.agentic.register(cmd, f)
 	cmd.PreRun = func(c *cobra.Command, _ []string) {
@@ -141,6 +144,7 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 		opts.Answerer = nil // no front end: approvals fail closed without an ask
 	}
 	f.agentic.apply(&opts)
+	opts.NoTitle = f.noTitle
 	if os.Getenv("PTC_TEST_TOOLS") != "" {
 		opts.Toolset = sleepToolset
 	}

@@ -12,8 +12,10 @@
 //	             "message": "maximum context length is 32768 tokens"}},
 //	  {}                                                    an empty answer (ErrEmpty)
 //	  {"summary": true, "text": "<summary>…</summary>"}     answers one summary request
+//	  {"title": true, "text": "Fix the parser"}              answers one title request
 //	],
 //	 "summary": {"text": "…"},                              answers every later summary request
+//	 "title": {"text": "…"},                                answers every later title request
 //	 "agents": [{"match": "…", "replies": [...]}]}           a subagent's replies (see agents.go)
 //
 // Each Stream call consumes the next reply and streams it in realistic
@@ -22,5 +24,7 @@
 // request (the side request of a compaction, llm.IsSummaryRequest) is
 // answered by the replies marked "summary" in order, then by the
 // top-level "summary", so compaction runs offline without disturbing the
-// order of the step replies.
+// order of the step replies; a title request (llm.IsTitleRequest) the
+// same way by the "title" replies. A script without one fails the title
+// request, and the session keeps its first prompt's line.
 package script

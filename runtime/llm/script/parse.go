@@ -30,6 +30,10 @@ type Reply struct {
 	// every later summary request (the top-level "summary" of a file).
 	Summary bool
 	Repeat  bool
+	// Title marks a reply that answers a title request (llm.IsTitleRequest,
+	// see runtime/title) the same way: in order, apart from the steps;
+	// with Repeat, every later one (the top-level "title" of a file).
+	Title bool
 	// Lane is the match of the agent lane the reply belongs to (see
 	// agents.go); "" for the top-level replies.
 	Lane string
@@ -51,7 +55,7 @@ type Failure struct {
 // "summary" reply comes last, marked Summary and Repeat.
 func Parse(name string, data []byte) ([]Reply, error) {
 	p := parser{name: name}
-	top, err := p.object("", data, "replies", "description", "summary", "agents")
+	top, err := p.object("", data, "replies", "description", "summary", "title", "agents")
 	if err != nil {
 		return nil, err
 	}
@@ -68,6 +72,17 @@ func Parse(name string, data []byte) ([]Reply, error) {
 			return nil, p.errf("summary", "must be a reply with a \"text\" (the summary the model answers)")
 		}
 		r.Summary, r.Repeat = true, true
+		replies = append(replies, r)
+	}
+	if raw, ok := top["title"]; ok {
+		r, err := p.reply("title", len(replies), raw)
+		if err != nil {
+			return nil, err
+		}
+		if r.Error == nil && r.Text == "" {
+			return nil, p.errf("title", "must be a reply with a \"text\" (the title the model answers) or an \"error\"")
+		}
+		r.Title, r.Repeat = true, true
 		replies = append(replies, r)
 	}
 	if raw, ok := top["agents"]; ok {
@@ -139,13 +154,16 @@ func (p parser) object(path string, data []byte, allowed ...string) (map[string]
 
 // reply reads the reply at path; i numbers its default call ids.
 func (p parser) reply(path string, i int, data []byte) (Reply, error) {
-	m, err := p.object(path, data, "reasoning", "text", "tool_calls", "finish", "error", "delay_ms", "summary")
+	m, err := p.object(path, data, "reasoning", "text", "tool_calls", "finish", "error", "delay_ms", "summary", "title")
 	if err != nil {
 		return Reply{}, err
 	}
 	var r Reply
 	if raw, ok := m["summary"]; ok && json.Unmarshal(raw, &r.Summary) != nil {
 		return r, p.errf(join(path, "summary"), "must be true or false")
+	}
+	if raw, ok := m["title"]; ok && json.Unmarshal(raw, &r.Title) != nil {
+		return r, p.errf(join(path, "title"), "must be true or false")
 	}
 	if err := p.str(path, m, "reasoning", &r.Reasoning); err != nil {
 		return r, err

@@ -20,10 +20,12 @@ type Provider struct {
 	name      string
 	replies   []Reply // answers to step requests
 	summaries []Reply // answers to summary requests
+	titles    []Reply // answers to title requests
 	lanes     lanes   // the subagents' replies (agents.go)
 
 	mu          sync.Mutex
 	used, sused int
+	tused       int
 	bound       bool // the lane was picked (at the first step request)
 }
 
@@ -35,7 +37,9 @@ func newProvider(name string, replies []Reply) *Provider {
 			p.lanes.add(r)
 			continue
 		}
-		if r.Summary {
+		if r.Title {
+			p.titles = append(p.titles, r)
+		} else if r.Summary {
 			p.summaries = append(p.summaries, r)
 		} else {
 			p.replies = append(p.replies, r)
@@ -82,16 +86,19 @@ func (p *Provider) Remaining() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	n := len(p.replies) - p.used
-	for _, r := range p.summaries[p.sused:] {
-		if !r.Repeat {
-			n++
+	for _, side := range [][]Reply{p.summaries[p.sused:], p.titles[p.tused:]} {
+		for _, r := range side {
+			if !r.Repeat {
+				n++
+			}
 		}
 	}
 	return n
 }
 
 // take consumes the reply for req: the next summary reply for a summary
-// request, the next step reply for any other.
+// request, the next title reply for a title request, the next step reply
+// for any other.
 func (p *Provider) take(req llm.Request) (Reply, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -104,6 +111,18 @@ func (p *Provider) take(req llm.Request) (Reply, error) {
 		r := p.summaries[p.sused]
 		if !r.Repeat {
 			p.sused++
+		}
+		return r, nil
+	}
+	if llm.IsTitleRequest(req) {
+		if p.tused >= len(p.titles) {
+			return Reply{}, &llm.Error{Kind: llm.ErrScript,
+				Message: fmt.Sprintf("the script %s has no reply for a title request; the session keeps its first prompt's line "+
+					`(add a top-level "title" reply, or replies marked "title": true)`, p.name)}
+		}
+		r := p.titles[p.tused]
+		if !r.Repeat {
+			p.tused++
 		}
 		return r, nil
 	}
