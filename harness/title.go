@@ -24,7 +24,8 @@ const titleTimeout = 30 * time.Second
 
 // title names the session after its first turn (out), once: one side
 // request through runtime/title, logged as session/title. Subagents and
-// forks, sessions already titled and turns that were cut off get none;
+// forks, sessions already titled and a first turn that did not complete
+// (an error, a cancel, a cap) get none;
 // a failed request is dropped, and the listing keeps the first prompt's
 // line. It runs before the turn is reported done, under the turn's
 // context, so Cancel stops it too.
@@ -33,7 +34,7 @@ func (s *Session) title(ctx context.Context, out agent.Outcome) {
 	t := s.titler
 	s.mu.Unlock()
 	h := s.log.Header()
-	if !t.on || t.provider == nil || out.Turn != 1 || h.Parent != "" || out.Reason == session.ReasonAborted || ctx.Err() != nil {
+	if !t.on || t.provider == nil || out.Turn != 1 || h.Parent != "" || out.Reason != session.ReasonCompleted || ctx.Err() != nil {
 		return
 	}
 	events := s.log.Events()

@@ -6,9 +6,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ptc-dev/ptc/runtime/llm"
 )
 
 // ToolCall is a tool call a Turn streams back. Arguments is sent verbatim,
@@ -144,6 +147,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	requests []Request
+	titles   int // title requests, answered apart (see handle)
 }
 
 // NewServer starts a server that answers the n-th request with turns[n].
@@ -192,6 +196,16 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	if isTitleRequest(body) {
+		// A session's title side request (runtime/title) is not one of
+		// the scripted turns: it is refused, counted apart, and the
+		// session keeps its first prompt's line as a title.
+		s.mu.Lock()
+		s.titles++
+		s.mu.Unlock()
+		writeError(w, Turn{Status: http.StatusBadRequest, Message: "llmtest: title requests are not scripted"})
+		return
+	}
 	req := Request{Header: r.Header.Clone(), Body: body}
 	s.mu.Lock()
 	n := len(s.requests)
@@ -213,6 +227,27 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	_ = json.Unmarshal(body, &model)
 	st := &streamer{w: w, r: r, closed: s.closed, drip: turn.Drip, id: fmt.Sprintf("chatcmpl-llmtest-%d", n+1), model: model.Model}
 	st.run(turn, len(body))
+}
+
+// isTitleRequest reports whether a request body is a title side request:
+// its last message is a user message opening with llm.TitleRequestTag.
+func isTitleRequest(body []byte) bool {
+	var req struct {
+		Messages []Message `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.Messages) == 0 {
+		return false
+	}
+	last := req.Messages[len(req.Messages)-1]
+	return last.Role == "user" && strings.HasPrefix(last.Content, llm.TitleRequestTag)
+}
+
+// TitleRequests is how many title side requests arrived (refused, and not
+// among Requests).
+func (s *Server) TitleRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.titles
 }
 
 func writeError(w http.ResponseWriter, turn Turn) {
