@@ -33,7 +33,7 @@ func BenchmarkPtcShStart(b *testing.B) {
 	}
 	sh := []string{"sh", "--workspace", ws, "--timeout", "10m", "echo hi"}
 	timed([]string{"PTC_SH_SERVER=0"}, ptcBin, sh...) // fills the compile cache
-	timed(nil, ptcBin, sh...)                          // starts the server
+	timed(nil, ptcBin, sh...)                         // starts the server
 	socks := func() []string { s, _ := filepath.Glob(filepath.Join(run, "ptc", "run", "*.sock")); return s }
 	for start := time.Now(); len(socks()) == 0 && time.Since(start) < time.Minute; time.Sleep(20 * time.Millisecond) {
 	}
