@@ -229,3 +229,26 @@ func TestInterruptingAWorkflowStopsEveryAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestAProgramRunsAWorkflow calls workflow from a run_code program (the
+// ptc preset's way): the engine runs the script in an engine of its own
+// and the program gets the script's result as the value's result.
+func TestAProgramRunsAWorkflow(t *testing.T) {
+	c := newCLI(t)
+	script := `return await phase("only", () => agent({prompt: "WF-NESTED: answer", schema: {type: "object", properties: {n: {type: "integer"}}, required: ["n"]}}));`
+	code := "const r = await tools.workflow({description: \"nested\", script: " + strings.ReplaceAll(quoteJSON(script), "\n", "") + "});\nreturn r.result.n + 1;"
+	model := scriptJSON(t, map[string]any{
+		"replies": []any{map[string]any{"tool_calls": []map[string]any{{"id": "rc", "name": "run_code", "arguments": map[string]any{"code": code, "description": "run a workflow"}}}}, reply("done")},
+		"agents":  []any{lane("WF-NESTED", reply(`{"n": 41}`))},
+	})
+	f := parseFinal(t, c.ok("run", "--workspace", t.TempDir(), "--model", "script:"+model, "--approval", "never", "--output", "json", "nest"))
+	ev := c.show(f.SessionID).Events
+	if r := results(t, ev)["rc"]; r.IsError || strings.TrimSpace(resultText(r)) != "42" {
+		t.Fatalf("%+v", r)
+	}
+	if len(c.children(f.SessionID)) != 1 || len(sessiontest.OfType(ev, session.TypeWorkflowPhase)) != 2 {
+		t.Fatalf("one child and one phase: %v", types(ev))
+	}
+}
+
+func quoteJSON(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -199,7 +199,7 @@ func (c *toolCall) what() string {
 	switch {
 	case c.plan != "":
 		what = "— the plan below waits for your approval"
-	case c.name == "run_code" && c.description != "":
+	case (c.name == "run_code" || c.name == "workflow") && c.description != "":
 		what = "— " + c.description
 	case c.name == "bash" && c.command != "":
 		what = "$ " + termsafe.Line(strings.SplitN(c.command, "\n", 2)[0])
