@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"github.com/ptc-dev/ptc/runtime/hooks"
 	"runtime"
 	"time"
 
@@ -29,6 +30,8 @@ import (
 type composition struct {
 	cfg agent.Config
 	reg *tools.Registry
+	// hooks are the settings.json hooks of the session (hooks.go).
+	hooks *hooks.Engine
 	// model is the table's entry for the model in use, --context-window
 	// applied; notices are what choosing it has to tell the user.
 	model   models.Model
@@ -109,7 +112,12 @@ func compose(in composeInput) (composition, error) {
 	if err != nil {
 		return composition{}, fmt.Errorf("preset %s: %w", in.preset.ID, err)
 	}
-	runner := tools.NewRunner(reg, tools.RunnerConfig{Approvals: in.scope.approvals.WithPolicy(policy)})
+	engine, hookNotes, err := loadHooks(in.home, s.Workspace, in.id, &in.scope.hookMemo)
+	if err != nil {
+		return composition{}, err
+	}
+	notes = append(notes, hookNotes...)
+	runner := tools.NewRunner(reg, tools.RunnerConfig{Approvals: in.scope.approvals.WithPolicy(policy), Hooks: engine.ToolHooks()})
 	cfg := agent.Config{
 		Provider: provider,
 		Model:    model,
@@ -129,7 +137,7 @@ func compose(in composeInput) (composition, error) {
 		sc := in.scope
 		cfg.Context = func() prompt.Context { c := ctx; c.Plan, c.Jobs = mode.Active(), sc.pendingJobs(); return c }
 	}
-	return composition{cfg: cfg, reg: reg, model: choice.Info, notices: append(choice.Notices, notes...)}, nil
+	return composition{cfg: cfg, reg: reg, hooks: engine, model: choice.Info, notices: append(choice.Notices, notes...)}, nil
 }
 
 // sections are the system prompt sections of a composition: the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ptc-dev/ptc/runtime/hooks"
 	"sync/atomic"
 
 	"github.com/ptc-dev/ptc/presets"
@@ -38,6 +39,9 @@ type scope struct {
 	// session (jobs.go).
 	jobs  *jobs.Manager
 	terms *term.Manager
+	// hookMemo keeps the user's answers about project hooks for the
+	// session (hooks.go).
+	hookMemo hooks.Memo
 }
 
 func detachedScope() *scope {

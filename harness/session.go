@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ptc-dev/ptc/runtime/hooks"
 	"os"
 	"slices"
 	"sync"
@@ -130,6 +131,7 @@ type Session struct {
 
 	mu       sync.Mutex // guards the fields below
 	agent    *agent.Agent
+	hooks    *hooks.Engine
 	settings session.Settings
 	model    models.Model
 	notices  []string
@@ -223,6 +225,11 @@ func Open(ctx context.Context, home *Home, opts Options) (*Session, error) {
 	}
 	s.openCheckpoints()
 	s.serve()
+	source := "startup"
+	if s.resumed {
+		source = "resume"
+	}
+	s.notifyHooks(ctx, hooks.SessionStart, map[string]any{"source": source})
 	return s, nil
 }
 
@@ -279,7 +286,7 @@ func (s *Session) apply(ctx context.Context, settings session.Settings, changed 
 		}
 	}
 	s.mu.Lock()
-	s.agent, s.settings, s.model, s.notices = a, settings, comp.model, comp.notices
+	s.agent, s.settings, s.model, s.notices, s.hooks = a, settings, comp.model, comp.notices, comp.hooks
 	s.titler = titler{provider: comp.cfg.Provider, model: comp.cfg.Model, on: preset.Title && !s.opts.NoTitle}
 	s.mu.Unlock()
 	return nil
@@ -410,7 +417,15 @@ func (s *Session) run(ctx context.Context, input *agent.Input, steering bool) (a
 	if first == nil {
 		return s.rounds(ctx, a, agent.Outcome{}, false)
 	}
+	if first == input {
+		in := *input
+		if err := s.submitPrompt(ctx, &in); err != nil {
+			return agent.Outcome{}, err
+		}
+		first = &in
+	}
 	out, err := a.RunInput(ctx, *first)
+	s.notifyHooks(ctx, hooks.Stop, map[string]any{"stop_reason": out.Reason, "turn": out.Turn, "last_assistant_message": out.Text})
 	if err != nil {
 		return out, err
 	}
