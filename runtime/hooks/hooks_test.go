@@ -128,3 +128,47 @@ func TestAProjectHookWithoutAnyoneToApproveIsSkippedOnce(t *testing.T) {
 		t.Fatalf("ran %d, events %+v", ran, sk.runs)
 	}
 }
+
+type allow struct{ asked []tools.Question }
+
+func (a *allow) Ask(_ context.Context, q tools.Question) (tools.Reply, error) {
+	a.asked = append(a.asked, q)
+	return tools.Reply{Answer: tools.AnswerAllowSession}, nil
+}
+
+func TestAnApprovedProjectHookIsRememberedPerWorkspaceAndDefinition(t *testing.T) {
+	p := settings(t, `{"hooks": {"PreToolUse": [{"matcher": "bash", "command": "echo \u001b[2J; exit 2"}]}}`)
+	s, _, err := Load("", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, ws := t.TempDir(), t.TempDir()
+	ran := 0
+	project := func(context.Context, Spec) Run { ran++; return Run{ExitCode: 2, Stderr: "project says no"} }
+	approvals := tools.NewApprovals(tools.PolicyAsk)
+	ans := &allow{}
+	defer approvals.Attend(ans)()
+	ctx := tools.WithEnv(context.Background(), &tools.Env{Sink: &sink{}, Approvals: approvals})
+	e := New(s, Config{Workspace: ws, Trust: OpenTrust(home), Project: project})
+	if v := pre(e, ctx, `{}`); v.Action != tools.Deny || v.Reason != "project says no" || ran != 1 {
+		t.Fatalf("%+v ran %d", v, ran)
+	}
+	if len(ans.asked) != 1 || !strings.Contains(ans.asked[0].Args, `\x1b[2J`) || !strings.Contains(ans.asked[0].Text, "confined") {
+		t.Fatalf("the question: %+v", ans.asked)
+	}
+	// A new session (a new engine, no memo) runs it without asking.
+	e2 := New(s, Config{Workspace: ws, Trust: OpenTrust(home), Project: project})
+	pre(e2, ctx, `{}`)
+	if len(ans.asked) != 1 || ran != 2 {
+		t.Fatalf("asked %d, ran %d", len(ans.asked), ran)
+	}
+	// Another workspace, or a changed definition, asks again.
+	e3 := New(s, Config{Workspace: t.TempDir(), Trust: OpenTrust(home), Project: project})
+	pre(e3, ctx, `{}`)
+	changed, _, _ := Load("", settings(t, `{"hooks": {"PreToolUse": [{"matcher": "bash", "command": "exit 0"}]}}`))
+	e4 := New(changed, Config{Workspace: ws, Trust: OpenTrust(home), Project: project})
+	pre(e4, ctx, `{}`)
+	if len(ans.asked) != 3 {
+		t.Fatalf("asked %d times", len(ans.asked))
+	}
+}
