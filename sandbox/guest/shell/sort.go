@@ -378,7 +378,8 @@ func sortCmd(c *cmd, args []string) int {
 	if o.has("c") {
 		budget = math.MaxInt // -c looks at neighbours only, but keeps it simple
 	}
-	sm := &sortMerge{c: c, lineEnd: lineEnd, budget: budget, makeRec: spec.makeRec, full: spec.full, tmpDir: o.val("T")}
+	sm := &sortMerge{c: c, lineEnd: lineEnd, budget: budget, makeRec: spec.makeRec, full: spec.full, tmpDir: o.val("T"),
+		plain: spec.plain && !o.has("c"), reverse: global.reverse}
 	defer sm.cleanup()
 	st := c.forEachInput(o.args, sm.add)
 	if sm.err != nil {

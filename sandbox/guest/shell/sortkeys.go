@@ -41,6 +41,13 @@ func (s *sortSpec) cmp(a, b *sortRec) int {
 	if s.plain {
 		return s.reverse(strings.Compare(a.line, b.line), s.global)
 	}
+	if len(s.keys) == 1 && s.keys[0].order.bytewise() {
+		r := strings.Compare(a.keys[0].s, b.keys[0].s)
+		if s.keys[0].order.reverse {
+			r = -r
+		}
+		return r
+	}
 	if len(s.keys) == 0 {
 		return s.reverse(s.global.compareVals(a.keys[0], b.keys[0]), s.global)
 	}
@@ -133,4 +140,11 @@ func (k *sortKeyDef) extract(line, sep string) string {
 		return ""
 	}
 	return line[start:end]
+}
+
+// bytewise reports whether o compares prepared keys as strings, which
+// cmp then does inline (each call costs in the wasm guest, and sort -k
+// makes millions of comparisons).
+func (o sortOrder) bytewise() bool {
+	return !o.numeric && !o.general && !o.human && !o.month && !o.version
 }

@@ -34,7 +34,11 @@ type sortMerge struct {
 	full    func(a, b *sortRec) int
 	tmpDir  string
 
+	plain   bool // lines compare bytewise (sortSpec.plain, not -c)
+	reverse bool // with plain: -r
+
 	recs  []sortRec
+	lines []string // with plain: the lines, until sorted into recs
 	bytes int
 	runs  []string // paths of the runs written so far
 	err   error
@@ -83,7 +87,11 @@ func (m *sortMerge) addBlock(block string) error {
 		} else {
 			block = ""
 		}
-		m.recs = append(m.recs, m.makeRec(line))
+		if m.plain {
+			m.lines = append(m.lines, line)
+		} else {
+			m.recs = append(m.recs, m.makeRec(line))
+		}
 		if m.bytes += len(line) + 1; m.bytes > m.budget {
 			if m.err = m.spill(); m.err != nil {
 				return m.err // forEachInput reports it
@@ -93,7 +101,7 @@ func (m *sortMerge) addBlock(block string) error {
 	return nil
 }
 
-func (m *sortMerge) empty() bool { return len(m.recs) == 0 && len(m.runs) == 0 }
+func (m *sortMerge) empty() bool { return len(m.recs) == 0 && len(m.lines) == 0 && len(m.runs) == 0 }
 
 // spill sorts the lines in memory and writes them out as a run.
 func (m *sortMerge) spill() error {
@@ -167,9 +175,15 @@ func (m *sortMerge) each(f func(*sortRec)) error {
 // of moving the records with a stable one (insertion sort and in-place
 // merges, O(n log² n) moves) was most of sort -k's time.
 func (m *sortMerge) order() []int32 {
+	if m.plain {
+		m.sortPlain()
+	}
 	ord := make([]int32, len(m.recs))
 	for i := range ord {
 		ord[i] = int32(i)
+	}
+	if m.plain {
+		return ord
 	}
 	slices.SortFunc(ord, func(a, b int32) int {
 		if r := m.full(&m.recs[a], &m.recs[b]); r != 0 {
@@ -178,6 +192,23 @@ func (m *sortMerge) order() []int32 {
 		return int(a - b)
 	})
 	return ord
+}
+
+// sortPlain sorts the lines of a sort with no keys and no ordering but
+// -r with slices.Sort, whose comparisons are inlined (a comparator
+// through closures cost four wasm calls per comparison, most of
+// `sort | uniq -c`), and makes them the records in that order. Equal
+// lines are identical, so no tie needs breaking.
+func (m *sortMerge) sortPlain() {
+	slices.Sort(m.lines)
+	if m.reverse {
+		slices.Reverse(m.lines)
+	}
+	m.recs = m.recs[:0]
+	for _, l := range m.lines {
+		m.recs = append(m.recs, sortRec{line: l})
+	}
+	m.lines = m.lines[:0]
 }
 
 // cleanup removes the runs.
