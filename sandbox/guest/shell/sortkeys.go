@@ -41,9 +41,20 @@ func (s *sortSpec) cmp(a, b *sortRec) int {
 	if s.plain {
 		return s.reverse(strings.Compare(a.line, b.line), s.global)
 	}
-	if len(s.keys) == 1 && s.keys[0].order.bytewise() {
-		r := strings.Compare(a.keys[0].s, b.keys[0].s)
-		if s.keys[0].order.reverse {
+	// One key compared as a string or by -n, inline: each call costs in
+	// the wasm guest, and a sort makes millions of comparisons.
+	o := s.global
+	if len(s.keys) == 1 {
+		o = s.keys[0].order
+	}
+	if len(s.keys) <= 1 && (o.numeric || o.bytewise()) {
+		var r int
+		if x, y := &a.keys[0], &b.keys[0]; o.numeric {
+			r = cmpFloat(x.n, y.n)
+		} else {
+			r = strings.Compare(x.s, y.s)
+		}
+		if o.reverse {
 			r = -r
 		}
 		return r
