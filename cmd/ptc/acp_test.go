@@ -133,19 +133,20 @@ func (frameClient) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitR
 	return sdk.WaitForTerminalExitResponse{}, fmt.Errorf("not offered")
 }
 
-// A thousand prompts through the built ptc acp, some running commands
-// that print to stdout and stderr, another asking for an approval: every
-// line the process writes on stdout is one JSON-RPC 2.0 message.
+// A thousand prompts through the built ptc acp, ten sessions of a hundred
+// at once (each session replays the script from its start), some running commands
+// that print to stdout and stderr, one a session asking for an approval:
+// every line the process writes on stdout is one JSON-RPC 2.0 message.
 func TestAcpStdoutCarriesOnlyFrames(t *testing.T) {
-	const prompts = 1000
+	const sessions, prompts = 10, 100
 	c := newCLI(t)
 	ws := t.TempDir()
 	var replies []any
 	for i := range prompts {
 		switch {
-		case i%250 == 0:
+		case i%25 == 0:
 			replies = append(replies, acpCall(fmt.Sprintf("b%d", i), "bash", map[string]any{"command": "echo out; echo err >&2; printf '\\033]0;x\\007'", "description": "print"}), map[string]any{"text": "printed"})
-		case i == 999:
+		case i == prompts-1:
 			replies = append(replies, acpCall("esc", "bash", map[string]any{"command": "true", "description": "host",
 				"sandbox_permissions": "danger-full-access", "justification": "j"}), map[string]any{"text": "asked"})
 		default:
@@ -185,8 +186,6 @@ func TestAcpStdoutCarriesOnlyFrames(t *testing.T) {
 				JSONRPC string          `json:"jsonrpc"`
 				ID      json.RawMessage `json:"id"`
 				Method  string          `json:"method"`
-				Result  json.RawMessage `json:"result"`
-				Error   json.RawMessage `json:"error"`
 			}
 			if err := json.Unmarshal(sc.Bytes(), &m); err != nil || m.JSONRPC != "2.0" || m.Method == "" && m.ID == nil {
 				bad = append(bad, sc.Text())
@@ -199,15 +198,28 @@ func TestAcpStdoutCarriesOnlyFrames(t *testing.T) {
 	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
 		t.Fatal(err)
 	}
-	ns, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: ws, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range prompts {
-		resp, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: ns.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock(fmt.Sprintf("prompt %d", i))}})
-		if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
-			t.Fatalf("prompt %d: %+v %v\nstderr: %s", i, resp, err, stderr.String())
+	// The sessions run at once, as an editor's several threads do.
+	var turns sync.WaitGroup
+	for s := range sessions {
+		ns, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: ws, McpServers: []sdk.McpServer{}})
+		if err != nil {
+			t.Fatal(err)
 		}
+		turns.Add(1)
+		go func() {
+			defer turns.Done()
+			for i := range prompts {
+				resp, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: ns.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock(fmt.Sprintf("prompt %d.%d", s, i))}})
+				if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+					t.Errorf("session %d prompt %d: %+v %v", s, i, resp, err)
+					return
+				}
+			}
+		}()
+	}
+	turns.Wait()
+	if t.Failed() {
+		t.Fatalf("stderr: %s", stderr.String())
 	}
 	stdin.Close()
 	wg.Wait()
@@ -217,8 +229,8 @@ func TestAcpStdoutCarriesOnlyFrames(t *testing.T) {
 	if len(bad) > 0 {
 		t.Fatalf("%d of %d lines on stdout are not JSON-RPC frames, first: %q", len(bad), lines, bad[0])
 	}
-	if lines < prompts*3 {
-		t.Fatalf("only %d lines for %d prompts", lines, prompts)
+	if lines < sessions*prompts*3 {
+		t.Fatalf("only %d lines for %d prompts", lines, sessions*prompts)
 	}
-	t.Logf("%d prompts, %d frames", prompts, lines)
+	t.Logf("%d prompts, %d frames", sessions*prompts, lines)
 }
