@@ -177,25 +177,28 @@ func ServeShell(ctx context.Context, sock string, idle time.Duration) error {
 }
 
 // listenShell listens at sock, replacing a socket nobody answers on; nil
-// when a server already answers.
+// when a server already answers. The socket is made 0600 (its directory
+// is 0700 already; no umask is changed, which would be process-wide).
 func listenShell(sock string) (*net.UnixListener, error) {
 	addr := &net.UnixAddr{Name: sock, Net: "unix"}
-	old := unix.Umask(0o077)
 	ln, err := net.ListenUnix("unix", addr)
-	unix.Umask(old)
-	if err == nil {
-		return ln, nil
+	if err != nil {
+		if c, derr := net.Dial("unix", sock); derr == nil {
+			c.Close()
+			return nil, nil
+		}
+		if rerr := os.Remove(sock); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			return nil, err
+		}
+		if ln, err = net.ListenUnix("unix", addr); err != nil {
+			return nil, err
+		}
 	}
-	if c, derr := net.Dial("unix", sock); derr == nil {
-		c.Close()
-		return nil, nil
-	}
-	if rerr := os.Remove(sock); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
 		return nil, err
 	}
-	old = unix.Umask(0o077)
-	defer unix.Umask(old)
-	return net.ListenUnix("unix", addr)
+	return ln, nil
 }
 
 type shellServer struct {
