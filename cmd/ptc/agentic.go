@@ -246,6 +246,16 @@ func (p *printer) agenticText(ev session.Event) bool {
 		if json.Unmarshal(ev.Data, &d) == nil {
 			p.line(fmt.Sprintf("  ⇠ subagent %s %s", d.Child, d.Status))
 		}
+	case session.TypeWorkflowPhase:
+		var d session.WorkflowPhase
+		if json.Unmarshal(ev.Data, &d) == nil {
+			p.line(phaseLine(d))
+		}
+	case session.TypeRalphRound:
+		var d session.RalphRound
+		if json.Unmarshal(ev.Data, &d) == nil {
+			p.line(fmt.Sprintf("  — ralph round %d of %d: %s — %s", d.Round, d.MaxRounds, termsafe.Line(d.Status), clip(d.Report, 100)))
+		}
 	case session.TypeToolCall:
 		var d session.ToolCall
 		if json.Unmarshal(ev.Data, &d) != nil || d.Name != plan.ExitName {
@@ -297,4 +307,16 @@ func showChildren(w io.Writer, kids []session.Summary) error {
 		}
 	}
 	return nil
+}
+
+// phaseLine is a workflow/phase event on one line.
+func phaseLine(d session.WorkflowPhase) string {
+	s := fmt.Sprintf("  ◆ phase %d %s %s", d.Index, termsafe.Clip(d.Name, 80), termsafe.Line(d.Status))
+	if d.Status != session.PhaseStarted {
+		s += fmt.Sprintf(" (%d ms)", d.DurationMs)
+	}
+	if d.Error != "" {
+		s += ": " + clip(d.Error, 100)
+	}
+	return s
 }
