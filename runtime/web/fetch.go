@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/net/html/charset"
@@ -53,10 +54,16 @@ type Fetcher struct {
 // c.AllowPrivate, no proxy, redirects capped at MaxRedirects and to
 // http(s) only.
 func NewFetcher(c Config) *Fetcher {
-	d := &net.Dialer{Timeout: 10 * time.Second}
-	if !c.AllowPrivate {
-		d.Control = guard
+	if c.AllowPrivate {
+		return newFetcher(nil)
 	}
+	return newFetcher(guard)
+}
+
+// newFetcher builds a Fetcher whose dialer checks every connection with
+// control (nil: none).
+func newFetcher(control func(network, address string, c syscall.RawConn) error) *Fetcher {
+	d := &net.Dialer{Timeout: 10 * time.Second, Control: control}
 	tr := &http.Transport{
 		Proxy:                 nil,
 		DialContext:           d.DialContext,

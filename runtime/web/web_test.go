@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -192,5 +193,26 @@ func TestLoadConfigTakesTheFileThenTheEnvironment(t *testing.T) {
 	writeJSON(t, path, `{"web": {"searx_url": "typo"}}`)
 	if _, err := LoadConfig(path, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("typo: %v", err)
+	}
+}
+
+func TestARedirectToALoopbackAddressIsRefused(t *testing.T) {
+	inner := server(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "secret") })
+	outer := server(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, strings.Replace(inner.URL, "127.0.0.1", "localhost", 1)+"/admin", http.StatusFound)
+	})
+	// The outer server stands for a public one: the guard lets exactly
+	// its address through and judges every other as NewFetcher does.
+	outerAddr := strings.TrimPrefix(outer.URL, "http://")
+	f := newFetcher(func(network, address string, c syscall.RawConn) error {
+		if address == outerAddr {
+			return nil
+		}
+		return guard(network, address, c)
+	})
+	_, err := f.Fetch(context.Background(), outer.URL, 1000)
+	var pe *PrivateError
+	if !errors.As(err, &pe) || pe.Why != "a loopback address" {
+		t.Fatalf("err = %v", err)
 	}
 }
