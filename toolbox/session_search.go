@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -91,11 +92,11 @@ func SessionSearch(cat *session.Catalog) tools.Tool {
 }
 
 // readable is text from a session log made fit for a tool result: valid
-// UTF-8, without control characters but newline and tab, cut to max
-// bytes.
+// UTF-8, without control characters but newline and tab and without
+// invisible format characters (bidi overrides), cut to max bytes.
 func readable(s string, max int) string {
 	s = strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || (r >= ' ' && r != 0x7f && !(r >= 0x80 && r < 0xa0)) {
+		if r == '\n' || r == '\t' || !(unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029') {
 			return r
 		}
 		return -1
