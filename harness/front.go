@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/ptc-dev/ptc/runtime/agent"
+	"github.com/ptc-dev/ptc/runtime/checkpoint"
 	"github.com/ptc-dev/ptc/runtime/compact"
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -157,3 +158,13 @@ func (f *Front) RunGoal(ctx context.Context) (agent.Outcome, error) { return f.c
 
 // Settle waits for background subagents after a turn (Session.Settle).
 func (f *Front) Settle(ctx context.Context) (agent.Outcome, bool, error) { return f.cur().Settle(ctx) }
+
+// History is the current session's workspace history (Session.History).
+func (f *Front) History(ctx context.Context) (checkpoint.History, checkpoint.Store, error) {
+	return f.cur().History(ctx)
+}
+
+// Rewind rewinds the current session (Session.Rewind).
+func (f *Front) Rewind(ctx context.Context, toTurn int, filesOnly, force bool) (checkpoint.Plan, error) {
+	return f.cur().Rewind(ctx, RewindOptions{ToTurn: toTurn, FilesOnly: filesOnly, Force: force})
+}

@@ -64,7 +64,10 @@ type tuiBackend struct {
 	*harness.Front
 }
 
-var _ tui.Backend = tuiBackend{}
+var (
+	_ tui.Backend       = tuiBackend{}
+	_ tui.RewindBackend = tuiBackend{}
+)
 
 // newTUIBackend holds a, and opens the session to switch to as ptc would
 // with flags f.
