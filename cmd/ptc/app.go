@@ -121,6 +121,9 @@ func openApp(ctx context.Context, f *runFlags, obs func(session.Event)) (*app, e
 	if err != nil {
 		return nil, err
 	}
+	// A cold first compile of the sandbox says what the wait is, on
+	// stderr headless and in the TUI.
+	home.SetNotice(func(msg string) { f.notef("ptc: %s", termsafe.String(msg)) })
 	ucfg, err := harness.LoadUserConfig(home.Dir())
 	if err == nil && f.cont {
 		err = f.continueLatest(ctx, home)
