@@ -148,6 +148,9 @@ func (r *renderer) tool(c *toolCall, depth int) []string {
 			lines = append(lines, body+l)
 		}
 	}
+	if len(c.todos) > 0 {
+		lines = append(lines, r.checklist(c.todos, body)...)
+	}
 	for _, n := range c.nested {
 		lines = append(lines, r.tool(n, depth+1)...)
 	}
@@ -156,7 +159,8 @@ func (r *renderer) tool(c *toolCall, depth int) []string {
 	}
 	if d := r.diff(c, body); d != nil {
 		lines = append(lines, d...)
-	} else if c.status != statusRunning {
+	} else if c.status != statusRunning && (len(c.todos) == 0 || c.status != statusOK) {
+		// (a todo list that was taken says nothing its checklist does not)
 		lines = append(lines, r.outcome(c, body, depth > 0)...)
 	}
 	return lines

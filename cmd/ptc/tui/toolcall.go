@@ -51,6 +51,7 @@ type toolCall struct {
 	nestedIn *toolCall
 	change   *fileChange
 	edit     *editArgs // old/new strings of an edit, for a diff without snapshots
+	todos    []todo    // todo_write's list, shown as a checklist
 }
 
 // editArgs are the parts of a file-changing call's arguments a diff can
@@ -100,6 +101,11 @@ func (c *toolCall) parseArgs(raw string) {
 		c.edit = &editArgs{newText: str("file_text"), whole: true}
 	}
 	c.short = shortArgs(args)
+	if c.name == "todo_write" {
+		if c.todos = parseTodos(raw); c.todos != nil {
+			c.short = todoSummary(c.todos)
+		}
+	}
 }
 
 // shortArgs is a call's arguments on one line: the field that says most

@@ -1,0 +1,29 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptc-dev/ptc/runtime/session"
+)
+
+// todo_write shows as a checklist, not its JSON.
+func TestTodoWriteShowsAsAChecklist(t *testing.T) {
+	be := newFake(t)
+	be.settings.Preset = "standard"
+	args := `{"todos":[{"content":"read the code","status":"completed"},{"content":"write the fix","status":"in_progress"},{"content":"run the tests\u001b[2J","status":"pending"}]}`
+	e := turnOf(&events{}, "plan").
+		add(session.TypeToolCall, session.ToolCall{Turn: 1, Step: 1, CallID: "c1", Name: "todo_write", Arguments: args}).
+		add(session.TypeToolResult, session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Name: "todo_write", Content: session.TextBlocks(`{"todos":[{"content":"read the code"}]}`)})
+	m := newTestModel(t, be)
+	drive(m, e.items())
+	s := screen(m)
+	for _, want := range []string{"todo_write — 3 item(s), 1 done", "☑ read the code", "◐ write the fix", `☐ run the tests\x1b[2J`} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, `{"todos"`) {
+		t.Fatalf("the screen shows the raw JSON:\n%s", s)
+	}
+}
