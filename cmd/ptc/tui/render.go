@@ -78,14 +78,28 @@ func (r *renderer) wrap(s string, indent int) []string {
 	return strings.Split(ansi.Wrap(s, w, ""), "\n")
 }
 
+// A prompt of more than foldPrompt lines (a large paste) shows its first
+// foldHead lines and how many there are, until ctrl+o expands it.
+const (
+	foldPrompt = 12
+	foldHead   = 3
+)
+
 func (r *renderer) user(e *entry) string {
 	var lines []string
-	for i, l := range r.wrap(e.text, 2) {
+	text, folded := e.text, 0
+	if all := strings.Split(text, "\n"); len(all) > foldPrompt && !r.expandTools {
+		text, folded = strings.Join(all[:foldHead], "\n"), len(all)
+	}
+	for i, l := range r.wrap(text, 2) {
 		prefix := "  "
 		if i == 0 {
 			prefix = r.th.accent.Render("›") + " "
 		}
 		lines = append(lines, prefix+r.th.user.Render(l))
+	}
+	if folded > 0 {
+		lines = append(lines, r.fit("  "+r.th.dim.Render(fmt.Sprintf("[pasted %d lines] · ctrl+o expands", folded))))
 	}
 	for _, f := range e.attached {
 		lines = append(lines, r.fit("  "+r.th.dim.Render("+ attached "+f)))

@@ -27,3 +27,19 @@ func TestTodoWriteShowsAsAChecklist(t *testing.T) {
 		t.Fatalf("the screen shows the raw JSON:\n%s", s)
 	}
 }
+
+// A large paste shows as its first lines and a count, until ctrl+o.
+func TestALargePasteFoldsInTheTranscript(t *testing.T) {
+	be := newFake(t)
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, "pasted line "+strings.Repeat("x", i%3)+string(rune('a'+i%26)))
+	}
+	e := turnOf(&events{}, strings.Join(lines, "\n"))
+	m := newTestModel(t, be)
+	drive(m, e.items())
+	s := screen(m)
+	if !strings.Contains(s, "[pasted 40 lines] · ctrl+o expands") || strings.Contains(s, lines[10]) {
+		t.Fatalf("the paste is not folded:\n%s", s)
+	}
+}
