@@ -127,22 +127,19 @@ func newTrTable(set1, set2 []rune, complement, del, squeeze bool) *trTable {
 func (t *trTable) run(r io.Reader, w io.Writer) error {
 	in := make([]byte, 64<<10)
 	out := make([]byte, 0, 64<<10)
+	plain := !t.sq && t.del == [256]bool{} // translation only
 	prev := -1
 	for {
 		n, err := r.Read(in)
-		out = out[:0]
-		for _, b := range in[:n] {
-			if t.del[b] {
-				continue
+		block := in[:n]
+		if plain {
+			for i, b := range block { // one lookup per byte, in place
+				block[i] = t.to[b]
 			}
-			b = t.to[b]
-			if t.sq && int(b) == prev && t.squeeze[b] {
-				continue
-			}
-			out = append(out, b)
-			prev = int(b)
+		} else {
+			block, prev = t.filter(block, out[:0], prev)
 		}
-		if _, werr := w.Write(out); werr != nil {
+		if _, werr := w.Write(block); werr != nil {
 			return werr
 		}
 		if err == io.EOF {
@@ -152,6 +149,23 @@ func (t *trTable) run(r io.Reader, w io.Writer) error {
 			return err
 		}
 	}
+}
+
+// filter appends in to out translated, deleted and squeezed; prev is the
+// last byte written (-1 for none), carried from block to block.
+func (t *trTable) filter(in, out []byte, prev int) ([]byte, int) {
+	for _, b := range in {
+		if t.del[b] {
+			continue
+		}
+		b = t.to[b]
+		if t.sq && int(b) == prev && t.squeeze[b] {
+			continue
+		}
+		out = append(out, b)
+		prev = int(b)
+	}
+	return out, prev
 }
 
 func asciiOnly(sets ...[]rune) bool {
