@@ -13,7 +13,8 @@ const rewindScript = `{"replies": [
 ]}`
 
 // /diff shows a turn's edit in the TUI, /rewind lists the turn with its
-// file, and /rewind 1 puts the file back.
+// file, /rewind 1 puts the file back, and !cmd runs a command without
+// the model (the script has no reply left for one).
 func TestRewindAndDiffInTheTUI(t *testing.T) {
 	root := t.TempDir()
 	ws, home := filepath.Join(root, "ws"), filepath.Join(root, "home")
@@ -48,4 +49,8 @@ func TestRewindAndDiffInTheTUI(t *testing.T) {
 	if b, _ := os.ReadFile(notes); string(b) != "hello world\n" {
 		t.Fatalf("after /rewind 1 notes.txt is %q", b)
 	}
+	// !cmd runs in the sandbox and shows its output, with no model call.
+	p.typed("!echo bang-$((6*7)); cat notes.txt; exit 3")
+	p.keys("Enter")
+	p.waitText("bang-42", "hello world", "exit 3")
 }

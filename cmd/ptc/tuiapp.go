@@ -67,6 +67,7 @@ type tuiBackend struct {
 var (
 	_ tui.Backend       = tuiBackend{}
 	_ tui.RewindBackend = tuiBackend{}
+	_ tui.ShellBackend  = tuiBackend{}
 )
 
 // newTUIBackend holds a, and opens the session to switch to as ptc would

@@ -171,6 +171,10 @@ func (m *Model) submit() tea.Cmd {
 		}
 	} else if strings.HasPrefix(text, "//") {
 		text = text[1:] // "//text" sends "/text"
+	} else if cmdline, ok := strings.CutPrefix(text, "!"); ok && strings.TrimSpace(cmdline) != "" && !m.running && m.busy == "" {
+		m.hist.add(raw)
+		m.in.Reset()
+		return m.bang(strings.TrimSpace(cmdline))
 	}
 	if m.busy != "" {
 		// A compaction or settings change holds the session: the text

@@ -219,6 +219,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.tr.notice(toneError, "the turn could not run: "+msg.err.Error())
 		}
 		cmds = append(cmds, m.next(msg.out))
+	case shellDoneMsg:
+		m.busy = ""
+		m.shellDone(msg)
 	case jobKilledMsg:
 		m.busy = ""
 		m.jobKilled(msg)
