@@ -34,6 +34,7 @@ func init() {
 		{name: "preset", args: "[NAME]", help: "show or switch the preset (ptc, standard, minimal, …)", run: settingCommand(session.FieldPreset)},
 		{name: "sandbox", args: "[MODE]", help: "show or switch the sandbox mode (read-only, workspace-write, git-write, danger-full-access)", run: settingCommand(session.FieldSandbox)},
 		{name: "approval", args: "[POLICY]", help: "show or switch the approval policy (ask, never)", run: settingCommand(session.FieldApproval)},
+		{name: "status", help: "the session's settings: model, sandbox, approval, plan, goal, changes", whileRunning: true, run: (*Model).cmdStatus},
 		{name: "cost", help: "tokens and cost of this session", whileRunning: true, run: (*Model).cmdCost},
 		{name: "plan", args: "[on|off]", help: "plan mode: tools are read-only until you approve the agent's plan (toggles)", whileRunning: true, run: (*Model).cmdPlan},
 		{name: "goal", args: "[TEXT]", help: "show the goal, set one (its rounds run until done), or pause|resume|done", run: (*Model).cmdGoal},

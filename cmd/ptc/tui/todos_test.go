@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/ptc-dev/ptc/runtime/session"
 )
 
@@ -41,5 +43,20 @@ func TestALargePasteFoldsInTheTranscript(t *testing.T) {
 	s := screen(m)
 	if !strings.Contains(s, "[pasted 40 lines] · ctrl+o expands") || strings.Contains(s, lines[10]) {
 		t.Fatalf("the paste is not folded:\n%s", s)
+	}
+}
+
+// /status names the settings in force without a turn.
+func TestStatusShowsTheSettings(t *testing.T) {
+	be := newFake(t)
+	be.settings.Sandbox, be.settings.Approval = "read-only", "never"
+	m := newTestModel(t, be)
+	m.in.SetValue("/status")
+	drive(m, tea.KeyMsg{Type: tea.KeyEnter})
+	s := screen(m)
+	for _, want := range []string{"sandbox    read-only", "approval   never", "plan mode  off"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("/status lacks %q:\n%s", want, s)
+		}
 	}
 }
