@@ -83,7 +83,7 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		fmt.Fprintf(&b, "  /%-9s %-9s %s\n", c.name, c.args, c.help)
 	}
 	b.WriteString(m.customHelp())
-	b.WriteString("Keys: enter sends · ctrl+j or alt+enter new line · up/down history · tab completes /commands and @paths\n")
+	b.WriteString("Keys: enter sends · ctrl+j or alt+enter new line · up/down history, ctrl+r searches it · tab completes /commands and @paths\n")
 	b.WriteString("      ctrl+c or esc cancels the running turn · ctrl+c twice exits · ctrl+d exits · ctrl+o expands tool output · ctrl+t shows reasoning · pgup/pgdn scroll\n")
 	b.WriteString("@path in a prompt attaches that workspace file; //text sends text that starts with /; !cmd runs cmd in the sandbox, no model call")
 	m.tr.notice(toneInfo, b.String())

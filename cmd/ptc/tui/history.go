@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // History caps: what is kept in memory and when the file is rewritten.
@@ -132,4 +133,27 @@ func (h *history) next() (string, bool) {
 		return h.draft, true
 	}
 	return h.entries[h.pos], true
+}
+
+// search steps back to the next older entry holding query (ctrl+r): from
+// the entry shown when browsing, else from the newest. The draft is kept
+// as for prev, so down returns to it.
+func (h *history) search(query, cur string) (string, bool) {
+	if query == "" {
+		return "", false
+	}
+	start := h.pos
+	if !h.browsing(cur) {
+		start = len(h.entries)
+	}
+	for i := start - 1; i >= 0; i-- {
+		if strings.Contains(h.entries[i], query) {
+			if h.pos == len(h.entries) {
+				h.draft = cur
+			}
+			h.pos = i
+			return h.entries[i], true
+		}
+	}
+	return "", false
 }

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -26,6 +27,11 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	case tea.KeyCtrlO:
 		m.rnd.expandTools = !m.rnd.expandTools
 		return nil
+	case tea.KeyCtrlR:
+		if len(m.asks) == 0 && m.picker == nil {
+			m.searchHistory()
+			return nil
+		}
 	case tea.KeyCtrlT:
 		m.rnd.showReasoning = !m.rnd.showReasoning
 		return nil
@@ -242,4 +248,19 @@ func (m *Model) accept() {
 	if strings.HasSuffix(choice, "/") {
 		m.complete()
 	}
+}
+
+// searchHistory is ctrl+r: the input's text (or, while a match is
+// shown, the text first searched for) finds the next older history
+// entry holding it; again steps further back.
+func (m *Model) searchHistory() {
+	cur := m.in.Value()
+	if !m.hist.browsing(cur) || m.query == "" {
+		m.query = cur
+	}
+	if s, ok := m.hist.search(m.query, cur); ok {
+		m.edit(func() { m.in.SetValue(s) })
+		return
+	}
+	m.tr.notice(toneInfo, "no earlier prompt holds "+termsafe.Clip(m.query, 60))
 }

@@ -88,7 +88,9 @@ type Model struct {
 	armedExit bool      // ctrl+c pressed: the next one exits (for exitArmed)
 	armedAt   time.Time // when it was pressed
 	// stick keeps the view at the end across a resize that found it there.
-	stick      bool
+	stick bool
+	// query is what ctrl+r searches the history for.
+	query      string
 	cancelling bool
 
 	// typed maps a prompt queued with the backend's Followup to what the

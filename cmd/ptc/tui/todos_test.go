@@ -60,3 +60,29 @@ func TestStatusShowsTheSettings(t *testing.T) {
 		}
 	}
 }
+
+// ctrl+r's search steps back through the entries holding the query, and
+// down returns to what was typed.
+func TestHistorySearchStepsBackThroughMatches(t *testing.T) {
+	h := &history{entries: []string{"run the tests", "fix the bug", "run the linter", "deploy"}}
+	h.pos = len(h.entries)
+	got, ok := h.search("run", "run")
+	if !ok || got != "run the linter" {
+		t.Fatalf("first match %q %v", got, ok)
+	}
+	if got, ok = h.search("run", got); !ok || got != "run the tests" {
+		t.Fatalf("second match %q %v", got, ok)
+	}
+	if _, ok = h.search("run", got); ok {
+		t.Fatal("a match past the oldest")
+	}
+	for h.pos < len(h.entries)-1 {
+		h.next()
+	}
+	if back, _ := h.next(); back != "run" {
+		t.Fatalf("down at the end gives %q, want the draft", back)
+	}
+	if _, ok := h.search("nothing like it", ""); ok {
+		t.Fatal("matched nothing")
+	}
+}
