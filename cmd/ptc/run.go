@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ptc-dev/ptc/cmd/ptc/tui"
+	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/agent"
 	"github.com/ptc-dev/ptc/runtime/llm"
@@ -31,10 +32,23 @@ tool activity print as text (commands and the head of each result), or as one JS
 (--output json) or a JSON line per event (--output stream-json). The session is kept;
 --resume ID continues it. For the interactive session run ptc with no command.
 
+Exit codes:
+  0    the turn completed
+  1    the turn failed (model or tool error, refused connection), or ptc did
+  2    the command line cannot run (unknown flag, bad flag value, no prompt)
+  3    the turn hit --max-steps
+  130  it was interrupted (Ctrl-C / SIGINT; the session is kept and resumable)
+
 ` + environmentHelp,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkRunFlags(f); err != nil {
+				return newUsageError(c, err)
+			}
 			input, err := readPrompt(args, c.InOrStdin(), c.ErrOrStderr())
+			if errors.Is(err, errNoPrompt) {
+				return newUsageError(c, err)
+			}
 			if err != nil {
 				return err
 			}
@@ -69,9 +83,24 @@ func readPrompt(args []string, stdin io.Reader, errw io.Writer) (string, error) 
 	}
 	text := strings.TrimSpace(string(b))
 	if text == "" {
-		return "", errors.New("no prompt: pass it as an argument or on stdin")
+		return "", errNoPrompt
 	}
 	return text, nil
+}
+
+// errNoPrompt is a run with neither a prompt argument nor stdin text: a
+// command line ptc cannot run (exit 2).
+var errNoPrompt = errors.New("no prompt: pass it as an argument or on stdin")
+
+// checkRunFlags rejects flag values that are wrong whatever the home and
+// the session hold (an output format, sandbox mode, approval policy or
+// number out of range), before anything is opened, so that they exit 2
+// as a usage error rather than 1 as a failed run.
+func checkRunFlags(f *runFlags) error {
+	if err := checkOutput(f.output); err != nil {
+		return err
+	}
+	return harness.CheckSettings(f.settings)
 }
 
 func runOnce(c *cobra.Command, f *runFlags, input string) error {
@@ -140,7 +169,7 @@ func turnError(res agent.Outcome) error {
 	return nil
 }
 
-// ptc run's exit codes (README "Exit codes"): 0 the turn completed, 1 it
+// ptc run's exit codes (README "Commands", `ptc run --help`): 0 the turn completed, 1 it
 // failed (or ptc did), 2 the command line was wrong, 3 the turn hit
 // --max-steps, 130 it was interrupted.
 const (
