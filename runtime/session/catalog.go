@@ -304,6 +304,7 @@ func (c *Catalog) List(ctx context.Context, opts ListOptions) ([]Summary, error)
 		return nil, err
 	}
 	all := make([]Summary, len(ids))
+	made := make([]bool, len(ids))
 	// Each summary is a few small file operations; overlap them.
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -312,7 +313,7 @@ func (c *Catalog) List(ctx context.Context, opts ListOptions) ([]Summary, error)
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				all[i] = c.summary(ctx, ids[i])
+				all[i], made[i] = c.summary(ctx, ids[i])
 			}
 		}()
 	}
@@ -322,8 +323,8 @@ func (c *Catalog) List(ctx context.Context, opts ListOptions) ([]Summary, error)
 	close(work)
 	wg.Wait()
 	out := make([]Summary, 0, len(ids))
-	for _, s := range all {
-		if opts.Cwd == "" || s.Settings.Workspace == opts.Cwd {
+	for i, s := range all {
+		if made[i] && (opts.Cwd == "" || s.Settings.Workspace == opts.Cwd) {
 			out = append(out, s)
 		}
 	}
@@ -336,14 +337,26 @@ func (c *Catalog) List(ctx context.Context, opts ListOptions) ([]Summary, error)
 
 // Summary returns session id's listing record as List gives it (its
 // owner, and its status read from the store when its record is behind).
+// A session that was never created (see summary) is ErrNotFound, as
+// Load and Open say.
 func (c *Catalog) Summary(ctx context.Context, id string) (Summary, error) {
 	if _, err := c.existing(id); err != nil {
 		return Summary{}, err
 	}
-	return c.summary(ctx, id), nil
+	s, made := c.summary(ctx, id)
+	if !made {
+		return Summary{}, fmt.Errorf("session %s was never created: %w", id, ErrNotFound)
+	}
+	return s, nil
 }
 
-func (c *Catalog) summary(ctx context.Context, id string) Summary {
+// summary is session id's listing record; made is false for a directory
+// whose store has no header and that no process holds: a creation killed
+// before its header was written (Catalog.Create makes the directory
+// first). Load and Open call that ErrNotFound, so listings leave it out
+// instead of showing a session nothing can open; its listing record, if
+// any, is not trusted over the store.
+func (c *Catalog) summary(ctx context.Context, id string) (s Summary, made bool) {
 	dir := c.SessionDir(id)
 	holder := holderOf(dir)
 	s, err := readMeta(dir)
@@ -354,9 +367,13 @@ func (c *Catalog) summary(ctx context.Context, id string) Summary {
 	if !holder.Live && (!usable || !s.Closed) {
 		// No record, or one its owner never finished (it was killed):
 		// the store, which nobody holds, has the truth.
-		if ld, lerr := c.load(ctx, id, true); lerr == nil {
+		ld, lerr := c.load(ctx, id, true)
+		switch {
+		case lerr == nil:
 			s = SummaryOf(ld.Header, ld.Events)
-		} else if !usable {
+		case errors.Is(lerr, ErrNotFound):
+			return Summary{}, false
+		case !usable:
 			s.Status = "unreadable: " + lerr.Error()
 		}
 	}
@@ -364,7 +381,7 @@ func (c *Catalog) summary(ctx context.Context, id string) Summary {
 	if !holder.Live && s.Status == StatusRunning {
 		s.Status = ReasonInterrupted
 	}
-	return s
+	return s, true
 }
 
 // Remove deletes session id and everything in its directory. A session

@@ -130,8 +130,8 @@ func searchTerms(query string) []string {
 
 // searchOne matches one session, nil when it is not a hit.
 func (c *Catalog) searchOne(ctx context.Context, id string, terms []string, workspace string) *Hit {
-	sum := c.summary(ctx, id)
-	if workspace != "" && sum.Settings.Workspace != workspace {
+	sum, made := c.summary(ctx, id)
+	if !made || (workspace != "" && sum.Settings.Workspace != workspace) {
 		return nil
 	}
 	dir := c.SessionDir(id)
