@@ -87,6 +87,21 @@ func (s *Session) StartMCP(ctx context.Context) ([]string, error) {
 	return notices, nil
 }
 
+// MCPServers is the state of the session's MCP servers (none before
+// StartMCP, or when none is configured), for a front end's /mcp view.
+func (s *Session) MCPServers() []mcp.Status {
+	if s.servers == nil {
+		return nil
+	}
+	if m := s.servers.manager(); m != nil {
+		return m.Servers()
+	}
+	return nil
+}
+
+// MCPServers is the current session's (Session.MCPServers).
+func (f *Front) MCPServers() []mcp.Status { return f.cur().MCPServers() }
+
 // mcpSource is the ToolSource of a session's MCP servers. The servers
 // start once the session is open (its workspace holds .mcp.json, also on
 // resume), so the source is attached then and reports a change at the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ptc-dev/ptc/cmd/ptc/tui"
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/internal/termsafe"
 	"github.com/ptc-dev/ptc/runtime/mcp"
@@ -207,3 +208,6 @@ func changeTrust(open func() (*harness.Home, string, []mcp.Server, error), names
 	}
 	return nil
 }
+
+// The TUI's /mcp view reaches the session's servers through harness.Front.
+var _ tui.MCPBackend = tuiBackend{}

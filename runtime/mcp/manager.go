@@ -187,6 +187,9 @@ type Status struct {
 	Error     string `json:"error,omitempty"`
 	Tools     int    `json:"tools"`
 	Log       string `json:"log,omitempty"`
+	// Confined is a project stdio server run under the sandbox (see
+	// Server.Confined): what it may touch differs, so views say it.
+	Confined bool `json:"confined,omitempty"`
 }
 
 // Servers reports every server's state.
@@ -194,7 +197,7 @@ func (m *Manager) Servers() []Status {
 	out := make([]Status, len(m.servers))
 	for i, s := range m.servers {
 		state, list, err := s.snapshot()
-		out[i] = Status{Name: s.cfg.Name, Source: s.cfg.Source, Transport: s.cfg.Transport(), State: state, Tools: len(list)}
+		out[i] = Status{Name: s.cfg.Name, Source: s.cfg.Source, Transport: s.cfg.Transport(), State: state, Tools: len(list), Confined: s.cfg.Confined()}
 		if s.log != nil {
 			out[i].Log = s.log.path
 		}

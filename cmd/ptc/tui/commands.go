@@ -38,6 +38,7 @@ func init() {
 		{name: "cost", help: "tokens and cost of this session", whileRunning: true, run: (*Model).cmdCost},
 		{name: "plan", args: "[on|off]", help: "plan mode: tools are read-only until you approve the agent's plan (toggles)", whileRunning: true, run: (*Model).cmdPlan},
 		{name: "goal", args: "[TEXT]", help: "show the goal, set one (its rounds run until done), or pause|resume|done", run: (*Model).cmdGoal},
+		{name: "mcp", help: "the session's MCP servers: state, tools, whether confined", whileRunning: true, run: (*Model).cmdMCP},
 		{name: "jobs", args: "[ID]", help: "list background jobs; /jobs ID shows one's output, /jobs kill ID stops it", whileRunning: true, run: (*Model).cmdJobs},
 		{name: "diff", args: "[N]", help: "the session's file changes as a diff (N: one turn's)", whileRunning: true, run: (*Model).cmdDiff},
 		{name: "rewind", args: "[N]", help: "turns that changed files; N: back to before turn N", run: (*Model).cmdRewind},
