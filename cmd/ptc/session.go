@@ -129,6 +129,11 @@ func loadSession(ctx context.Context, homeFlag, id string) (session.Header, []se
 		return session.Header{}, nil, err
 	}
 	h, events, warnings, err := live.Read(ctx, cat, full)
+	if errors.Is(err, session.ErrNotFound) {
+		// A directory whose creation was killed before its header: not
+		// listed either (Catalog.List).
+		return session.Header{}, nil, unknownSession(id, cat.Dir())
+	}
 	if err != nil {
 		return session.Header{}, nil, err
 	}
