@@ -2,15 +2,12 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 
+	"github.com/ptc-dev/ptc/internal/trustfile"
 	"github.com/ptc-dev/ptc/runtime/tools"
 )
 
@@ -20,10 +17,7 @@ const TrustFile = "mcp-trust.json"
 // Trust remembers which project servers the user allowed to start, per
 // workspace, by the fingerprint of their definition: editing a server in
 // .mcp.json (another command, other args) needs a new approval.
-type Trust struct {
-	path string
-	mu   sync.Mutex
-}
+type Trust struct{ file *trustfile.File[trustEntry] }
 
 // trustEntry is one approval.
 type trustEntry struct {
@@ -33,31 +27,14 @@ type trustEntry struct {
 }
 
 // OpenTrust returns the trust store of a ptc home.
-func OpenTrust(home string) *Trust { return &Trust{path: filepath.Join(home, TrustFile)} }
-
-func (t *Trust) load() ([]trustEntry, error) {
-	data, err := os.ReadFile(t.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the MCP trust file: %w", err)
-	}
-	var doc struct {
-		Approved []trustEntry `json:"approved"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s is not valid JSON (%v); remove it to approve project servers again", t.path, err)
-	}
-	return doc.Approved, nil
+func OpenTrust(home string) *Trust {
+	return &Trust{trustfile.Open[trustEntry](filepath.Join(home, TrustFile), "project servers")}
 }
 
 // Approved reports whether s, defined in workspace's project file, was
 // approved as it is now written.
 func (t *Trust) Approved(workspace string, s Server) (bool, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	entries, err := t.load()
+	entries, err := t.file.Load()
 	for _, e := range entries {
 		if e.Workspace == workspace && e.Name == s.Name && e.Fingerprint == s.Fingerprint(workspace) {
 			return true, nil
@@ -90,45 +67,18 @@ func dropEntry(es []trustEntry, workspace, name string) []trustEntry {
 	return out
 }
 
+// update changes the entries and keeps them sorted by workspace and name.
 func (t *Trust) update(f func([]trustEntry) []trustEntry) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	entries, err := t.load()
-	if err != nil {
-		return err
-	}
-	entries = f(entries)
-	sort.Slice(entries, func(i, j int) bool {
-		if entries[i].Workspace != entries[j].Workspace {
-			return entries[i].Workspace < entries[j].Workspace
-		}
-		return entries[i].Name < entries[j].Name
+	return t.file.Update(func(es []trustEntry) []trustEntry {
+		es = f(es)
+		sort.Slice(es, func(i, j int) bool {
+			if es[i].Workspace != es[j].Workspace {
+				return es[i].Workspace < es[j].Workspace
+			}
+			return es[i].Name < es[j].Name
+		})
+		return es
 	})
-	data, err := json.MarshalIndent(struct {
-		Approved []trustEntry `json:"approved"`
-	}{entries}, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
-		return fmt.Errorf("cannot write the MCP trust file: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(t.path), ".mcp-trust-*")
-	if err != nil {
-		return fmt.Errorf("cannot write the MCP trust file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write the MCP trust file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot write the MCP trust file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), t.path); err != nil {
-		return fmt.Errorf("cannot write the MCP trust file: %w", err)
-	}
-	return nil
 }
 
 // Admit returns the servers that may start: every user and flag server,
