@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"path/filepath"
 	"strings"
 
 	"github.com/ptc-dev/ptc/harness"
@@ -179,13 +178,10 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, err)
 		return
 	}
-	if body.Workspace == "" || !filepath.IsAbs(body.Workspace) {
-		badRequest(w, errors.New("workspace must be the absolute path of a directory on the server's machine"))
+	set, err := body.settings("a directory on the server's machine")
+	if err != nil {
+		badRequest(w, err)
 		return
-	}
-	set := session.Settings{
-		Workspace: body.Workspace, Preset: body.Preset, Model: body.Model, BaseURL: body.BaseURL, Sandbox: body.Sandbox,
-		Approval: body.Approval, MaxSteps: body.MaxSteps, ContextWindow: body.ContextWindow, NoCompact: body.NoCompact, Network: body.Network,
 	}
 	sv, err := s.create(r.Context(), set)
 	if err != nil {

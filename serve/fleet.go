@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -190,13 +189,10 @@ func (f *Fleet) createSession(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, err)
 		return
 	}
-	if body.Workspace == "" || !filepath.IsAbs(body.Workspace) {
-		badRequest(w, errors.New("workspace must be the absolute path of a directory the pool's workers have"))
+	set, err := body.settings("a directory the pool's workers have")
+	if err != nil {
+		badRequest(w, err)
 		return
-	}
-	set := session.Settings{
-		Workspace: body.Workspace, Preset: body.Preset, Model: body.Model, BaseURL: body.BaseURL, Sandbox: body.Sandbox,
-		Approval: body.Approval, MaxSteps: body.MaxSteps, ContextWindow: body.ContextWindow, NoCompact: body.NoCompact, Network: body.Network,
 	}
 	h, err := f.header(set)
 	if err != nil {

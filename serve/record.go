@@ -1,6 +1,9 @@
 package serve
 
 import (
+	"errors"
+	"path/filepath"
+
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
 )
@@ -24,6 +27,19 @@ type Settings struct {
 func apiSettings(s session.Settings) Settings {
 	return Settings{Workspace: s.Workspace, Preset: s.Preset, Model: s.Model, BaseURL: s.BaseURL, Sandbox: s.Sandbox,
 		Approval: s.Approval, MaxSteps: s.MaxSteps, ContextWindow: s.ContextWindow, NoCompact: s.NoCompact, Network: s.Network}
+}
+
+// settings are a create request's settings for a new session; the
+// workspace must be an absolute path, of a directory that where says
+// (the server's machine, a fleet's workers).
+func (b Settings) settings(where string) (session.Settings, error) {
+	if b.Workspace == "" || !filepath.IsAbs(b.Workspace) {
+		return session.Settings{}, errors.New("workspace must be the absolute path of " + where)
+	}
+	return session.Settings{
+		Workspace: b.Workspace, Preset: b.Preset, Model: b.Model, BaseURL: b.BaseURL, Sandbox: b.Sandbox,
+		Approval: b.Approval, MaxSteps: b.MaxSteps, ContextWindow: b.ContextWindow, NoCompact: b.NoCompact, Network: b.Network,
+	}, nil
 }
 
 // Record is what the API says about one session.
