@@ -248,12 +248,14 @@ func TestCancelSettingsAndDelete(t *testing.T) {
 		}
 	})
 	t.Run("delete ends its streams and the session", func(t *testing.T) {
+		// The stream is open (its headers came, so its hub is watched)
+		// before the delete: opened from a goroutine it raced the delete,
+		// got a 404, and its Fatal left this test waiting forever.
+		body := f.openEvents(rec.ID, strconv.Itoa(len(evs)-1))
 		done := make(chan []frame)
-		go func() {
-			done <- f.stream(rec.ID, strconv.Itoa(len(evs)-1), until(endEvent))
-		}()
+		go func() { done <- readFrames(t, body, until(endEvent)) }()
 		f.must(http.StatusNoContent, "DELETE", "/v1/sessions/"+rec.ID, nil, nil)
-		<-done
+		<-done // readFrames returns only once it read the end frame
 		if code, _ := f.do("GET", "/v1/sessions/"+rec.ID, nil); code != 404 {
 			t.Fatalf("a deleted session = %d", code)
 		}

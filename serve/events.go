@@ -197,6 +197,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	wake, stop := h.watch()
 	defer stop()
+	if _, err := s.cat().Resolve(id); errors.Is(err, session.ErrNotFound) {
+		s.endHub(id, "deleted") // deleted since the request resolved it
+	}
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-store")

@@ -185,6 +185,25 @@ func (f *fixture) stream(id string, lastEventID string, stop func(frame) bool) [
 	return readFrames(f.t, resp.Body, stop)
 }
 
+// openEvents opens the event stream of session id after lastEventID and
+// returns its body once the server answered (closed at the test's end).
+func (f *fixture) openEvents(id, lastEventID string) io.Reader {
+	f.t.Helper()
+	req, _ := http.NewRequest("GET", f.http.URL+"/v1/sessions/"+id+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Last-Event-ID", lastEventID)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(func() { resp.Body.Close() })
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		f.t.Fatalf("events: %d %s", resp.StatusCode, b)
+	}
+	return resp.Body
+}
+
 func readFrames(t testing.TB, r io.Reader, stop func(frame) bool) []frame {
 	var out []frame
 	sc := bufio.NewScanner(r)

@@ -241,8 +241,23 @@ func (s *Server) remove(id string) error {
 		}
 		return err
 	}
+	// A stream that asked for the session's hub after the one above went
+	// made a new one: it ends too, or it would wait for a session that
+	// is no more.
+	s.endHub(id, "deleted")
 	if err := os.RemoveAll(s.cfg.Home.SpillDir(id)); err != nil {
 		return fmt.Errorf("the session is removed but its spilled results are not: %w", err)
 	}
 	return nil
+}
+
+// endHub ends and forgets the hub of session id, if it has one.
+func (s *Server) endHub(id, why string) {
+	s.mu.Lock()
+	h := s.hubs[id]
+	delete(s.hubs, id)
+	s.mu.Unlock()
+	if h != nil {
+		h.end(why)
+	}
 }
