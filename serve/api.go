@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/ptc-dev/ptc/harness"
 	"github.com/ptc-dev/ptc/presets"
@@ -206,15 +205,8 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request, id string
 }
 
 func (s *Server) postPrompt(w http.ResponseWriter, r *http.Request, id string) {
-	var body struct {
-		Text string `json:"text"`
-	}
-	if err := readJSON(r, &body); err != nil {
-		badRequest(w, err)
-		return
-	}
-	if strings.TrimSpace(body.Text) == "" {
-		badRequest(w, errors.New("text is empty"))
+	text, ok := readPrompt(w, r)
+	if !ok {
 		return
 	}
 	sv, err := s.acquire(r.Context(), id)
@@ -222,7 +214,7 @@ func (s *Server) postPrompt(w http.ResponseWriter, r *http.Request, id string) {
 		failFor(w, err)
 		return
 	}
-	queued := s.prompt(sv, body.Text)
+	queued := s.prompt(sv, text)
 	writeJSON(w, http.StatusAccepted, map[string]bool{"queued": queued})
 }
 

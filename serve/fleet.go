@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -226,18 +225,11 @@ func (f *Fleet) header(set session.Settings) (session.Header, error) {
 // pool; the stream shows it when a worker takes it (a worker/start
 // naming the job).
 func (f *Fleet) postPrompt(w http.ResponseWriter, r *http.Request, id string) {
-	var body struct {
-		Text string `json:"text"`
-	}
-	if err := readJSON(r, &body); err != nil {
-		badRequest(w, err)
+	text, ok := readPrompt(w, r)
+	if !ok {
 		return
 	}
-	if strings.TrimSpace(body.Text) == "" {
-		badRequest(w, errors.New("text is empty"))
-		return
-	}
-	job := worker.Job{ID: worker.NewJobID(), Session: id, Input: body.Text}
+	job := worker.Job{ID: worker.NewJobID(), Session: id, Input: text}
 	if err := worker.Enqueue(r.Context(), f.cfg.JS, f.cfg.Pool, job); err != nil {
 		failFor(w, err)
 		return

@@ -2,7 +2,9 @@ package serve
 
 import (
 	"errors"
+	"net/http"
 	"path/filepath"
+	"strings"
 
 	"github.com/ptc-dev/ptc/runtime/llm/models"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -40,6 +42,23 @@ func (b Settings) settings(where string) (session.Settings, error) {
 		Workspace: b.Workspace, Preset: b.Preset, Model: b.Model, BaseURL: b.BaseURL, Sandbox: b.Sandbox,
 		Approval: b.Approval, MaxSteps: b.MaxSteps, ContextWindow: b.ContextWindow, NoCompact: b.NoCompact, Network: b.Network,
 	}, nil
+}
+
+// readPrompt reads a prompt request's text, answering 400 itself when
+// the body is not one or the text is blank.
+func readPrompt(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var body struct {
+		Text string `json:"text"`
+	}
+	if err := readJSON(r, &body); err != nil {
+		badRequest(w, err)
+		return "", false
+	}
+	if strings.TrimSpace(body.Text) == "" {
+		badRequest(w, errors.New("text is empty"))
+		return "", false
+	}
+	return body.Text, true
 }
 
 // Record is what the API says about one session.
