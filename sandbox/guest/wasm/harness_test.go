@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptc-dev/ptc/sandbox/internal/hoststub"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -74,7 +75,7 @@ func newGuest(t testing.TB, dir string) *guest {
 	compileOnce.Do(func() {
 		rt = wazero.NewRuntime(ctx)
 		wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-		compileErr = instantiateNoHostPrograms(ctx, rt)
+		compileErr = hoststub.Refusing(ctx, rt)
 		if compileErr == nil {
 			compiled, compileErr = rt.CompileModule(ctx, Wasm())
 		}
@@ -125,31 +126,4 @@ func (g *guest) file(op string, fr proto.FileRequest) proto.FileResponse {
 		g.t.Fatalf("%s answered %q: %v", op, out, err)
 	}
 	return resp
-}
-
-// noHostPrograms is what lookup answers in these tests: the guest imports
-// proto.HostModule, and this harness runs no host programs.
-const noHostPrograms = "host programs are not available in the guest tests"
-
-// instantiateNoHostPrograms provides proto.HostModule with functions that
-// refuse, so the guest instantiates without the sandbox host.
-func instantiateNoHostPrograms(ctx context.Context, rt wazero.Runtime) error {
-	refuse := func(ctx context.Context, mod api.Module, out, outCap uint32) int32 {
-		msg := noHostPrograms[:min(len(noHostPrograms), int(outCap))]
-		if !mod.Memory().Write(out, []byte(msg)) {
-			return -1
-		}
-		return -int32(len(msg))
-	}
-	_, err := rt.NewHostModuleBuilder(proto.HostModule).
-		NewFunctionBuilder().WithFunc(func(ctx context.Context, mod api.Module, _, _, out, outCap uint32) int32 {
-		return refuse(ctx, mod, out, outCap)
-	}).Export("lookup").
-		NewFunctionBuilder().WithFunc(func(ctx context.Context, mod api.Module, _, _, out, outCap uint32) int32 {
-		return refuse(ctx, mod, out, outCap)
-	}).Export("exec_start").
-		NewFunctionBuilder().WithFunc(func(_, _, _, _, _, _, _, _, _, _ uint32) int32 { return -1 }).Export("exec_io").
-		NewFunctionBuilder().WithFunc(func(uint32) int32 { return -1 }).Export("exec_close").
-		Instantiate(ctx)
-	return err
 }

@@ -1,6 +1,7 @@
-// Package hoststub provides proto.HostModule with functions that refuse, for
-// tests that run the shell guest under plain wazero and WASI, without the
-// sandbox host. It imports only wazero and proto, so any test can use it.
+// Package hoststub provides proto.HostModule for tests that run the shell
+// guest under plain wazero and WASI, without the sandbox host: the host
+// program functions refuse, the digest is the real one (it is pure). It
+// imports only wazero, proto and hostdigest, so any test can use it.
 package hoststub
 
 import (
@@ -9,6 +10,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
+	"github.com/ptc-dev/ptc/sandbox/internal/hostdigest"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
 
@@ -35,6 +37,7 @@ func Refusing(ctx context.Context, rt wazero.Runtime) error {
 	}).Export("exec_start").
 		NewFunctionBuilder().WithFunc(func(_, _, _, _, _, _, _, _, _, _ uint32) int32 { return -1 }).Export("exec_io").
 		NewFunctionBuilder().WithFunc(func(uint32) int32 { return -1 }).Export("exec_close").
+		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostdigest.Func), hostdigest.Params, []api.ValueType{api.ValueTypeI32}).Export(proto.DigestFunc).
 		Instantiate(ctx)
 	return err
 }
