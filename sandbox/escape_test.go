@@ -316,7 +316,7 @@ func TestTheGuestSeesOnlyAllowlistedEnvironment(t *testing.T) {
 	got := probeRun(t, h, ws, WorkspaceWrite, "env")
 	vars := strings.Fields(strings.TrimPrefix(got[0], "ENV "))
 	allowed := baseEnv(ws, ws)
-	for k, v := range guestRuntimeEnv {
+	for k, v := range guestRuntimeEnv(h.cfg.MemoryLimitPages) {
 		allowed[k] = v
 	}
 	for _, kv := range vars {

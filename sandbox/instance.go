@@ -143,11 +143,23 @@ func baseEnv(workspace, cwd string) map[string]string {
 // when the one goroutine blocks, and a loop of builtins never blocks, so
 // with the GC CPU limiter turning assists off a concurrent collection
 // never finished and the heap grew to the memory cap (RATIONALE, "The
-// guest's collector stops the world"). GOTRACEBACK=none: when the guest
-// runs out of memory the runtime prints two lines, not every goroutine's
-// stack with its addresses; the host replaces those with one sentence
+// guest's collector stops the world"). GOGC=400 with GOMEMLIMIT at three
+// quarters of the instance's memory: collections are a fifth as frequent
+// while the heap is small (jq and sort over the workload's files ~10 %
+// faster), and the limit makes the collector work harder, not the heap
+// grow, as it nears the cap (the rest of linear memory is the module's
+// data and the stacks). GOTRACEBACK=none: when the guest runs out of
+// memory the runtime prints two lines, not every goroutine's stack with
+// its addresses; the host replaces those with one sentence
 // (Host.outOfMemory).
-var guestRuntimeEnv = map[string]string{"GODEBUG": "gcstoptheworld=1", "GOTRACEBACK": "none"}
+func guestRuntimeEnv(memoryPages uint32) map[string]string {
+	return map[string]string{
+		"GODEBUG":     "gcstoptheworld=1",
+		"GOTRACEBACK": "none",
+		"GOGC":        "400",
+		"GOMEMLIMIT":  fmt.Sprintf("%dMiB", memoryPages/16*3/4),
+	}
+}
 
 // readOnlyDirs are the directories mounted read-only for key beside the
 // workspace and /tmp: Config.ReadOnlyDirs and the session's spill, less
@@ -219,7 +231,7 @@ func (h *Host) newInstance(ctx context.Context, key poolKey) (*instance, error) 
 	for k, v := range baseEnv(key.ws, key.ws) {
 		mc = mc.WithEnv(k, v)
 	}
-	for k, v := range guestRuntimeEnv {
+	for k, v := range guestRuntimeEnv(h.cfg.MemoryLimitPages) {
 		mc = mc.WithEnv(k, v)
 	}
 	in.mod, err = h.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, mmapAllocator), h.compiled, mc)
