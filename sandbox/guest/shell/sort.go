@@ -379,7 +379,7 @@ func sortCmd(c *cmd, args []string) int {
 		budget = math.MaxInt // -c looks at neighbours only, but keeps it simple
 	}
 	sm := &sortMerge{c: c, lineEnd: lineEnd, budget: budget, makeRec: spec.makeRec, full: spec.full, tmpDir: o.val("T"),
-		plain: spec.plain && !o.has("c"), reverse: global.reverse}
+		plain: spec.plain && !o.has("c"), reverse: global.reverse, oneKey: spec.oneBytewiseKey(), oneKeyTies: spec.tiesInOrder}
 	defer sm.cleanup()
 	st := c.forEachInput(o.args, sm.add)
 	if sm.err != nil {
@@ -408,17 +408,23 @@ func sortCmd(c *cmd, args []string) int {
 		defer w.Close()
 		dest = w
 	}
-	bw := bufio.NewWriter(dest)
+	// A large buffer: in the guest each flush is a call to the host (on
+	// stdout the command's own buffer, not a second one in front of it).
+	bw := c.bufOut()
+	if dest != c.stdout {
+		bw = bufio.NewWriterSize(dest, 64<<10)
+	}
 	defer bw.Flush()
-	var prev *sortRec
+	unique := o.has("u")
+	var prev sortRec
+	seen := false
 	err = sm.each(func(r *sortRec) {
-		if o.has("u") && prev != nil && spec.cmp(prev, r) == 0 {
+		if unique && seen && spec.cmp(&prev, r) == 0 {
 			return
 		}
 		bw.WriteString(r.line)
 		bw.WriteByte(lineEnd)
-		kept := *r
-		prev = &kept
+		prev, seen = *r, true
 	})
 	if err != nil {
 		c.fail("%v", err)

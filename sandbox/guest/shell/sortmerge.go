@@ -37,6 +37,9 @@ type sortMerge struct {
 	plain   bool // lines compare bytewise (sortSpec.plain, not -c)
 	reverse bool // with plain: -r
 
+	oneKey     bool // one bytewise key (sortSpec.oneBytewiseKey): decoratedOrder
+	oneKeyTies bool // with oneKey: -s or -u, equal keys stay in input order
+
 	recs  []sortRec
 	lines []string // with plain: the lines, until sorted into recs
 	bytes int
@@ -177,6 +180,11 @@ func (m *sortMerge) each(f func(*sortRec)) error {
 func (m *sortMerge) order() []int32 {
 	if m.plain {
 		m.sortPlain()
+	}
+	if m.oneKey {
+		if ord, ok := m.decoratedOrder(); ok {
+			return ord
+		}
 	}
 	ord := make([]int32, len(m.recs))
 	for i := range ord {

@@ -1,0 +1,70 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// oneBytewiseKey reports whether s orders lines by one key compared
+// bytewise (no -d, -f, -i, -r), the shape of `sort -k7,7` and
+// `sort -u -k5,5`, which decoratedOrder sorts without a comparator.
+func (s *sortSpec) oneBytewiseKey() bool {
+	if len(s.keys) != 1 || s.global.reverse {
+		return false
+	}
+	o := s.keys[0].order
+	return o.bytewise() && !o.dict && !o.nonprint && !o.fold && !o.reverse
+}
+
+// decoratedOrder is order for one bytewise key (sortMerge.oneKey): each
+// line becomes one string, its key, a NUL, the line and a NUL unless ties
+// stay in input order, then its index as 4 big-endian bytes, all cut
+// from one arena, and slices.Sort orders those with inlined comparisons
+// (the comparator through closures, four wasm calls a comparison, was
+// most of sort -k's time). A NUL sorts before every other byte, so the
+// strings order as key, then line, then input order, as full does; a key
+// or line holding a NUL itself would not, and false sends those to the
+// comparator.
+func (m *sortMerge) decoratedOrder() ([]int32, bool) {
+	size := 0
+	for i := range m.recs {
+		r := &m.recs[i]
+		size += len(r.keys[0].s) + 5
+		if !m.oneKeyTies {
+			size += len(r.line) + 1
+		}
+	}
+	var arena strings.Builder
+	arena.Grow(size)
+	for i := range m.recs {
+		r := &m.recs[i]
+		key := r.keys[0].s
+		if strings.IndexByte(key, 0) >= 0 || !m.oneKeyTies && strings.IndexByte(r.line, 0) >= 0 {
+			return nil, false
+		}
+		arena.WriteString(key)
+		arena.WriteByte(0)
+		if !m.oneKeyTies {
+			arena.WriteString(r.line)
+			arena.WriteByte(0)
+		}
+		arena.Write([]byte{byte(i >> 24), byte(i >> 16), byte(i >> 8), byte(i)})
+	}
+	all := arena.String()
+	dec := make([]string, len(m.recs))
+	at := 0
+	for i := range m.recs {
+		n := len(m.recs[i].keys[0].s) + 5
+		if !m.oneKeyTies {
+			n += len(m.recs[i].line) + 1
+		}
+		dec[i], at = all[at:at+n], at+n
+	}
+	slices.Sort(dec)
+	ord := make([]int32, len(dec))
+	for i, d := range dec {
+		t := d[len(d)-4:]
+		ord[i] = int32(t[0])<<24 | int32(t[1])<<16 | int32(t[2])<<8 | int32(t[3])
+	}
+	return ord, true
+}

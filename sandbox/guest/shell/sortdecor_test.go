@@ -1,0 +1,56 @@
+package shell
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptc-dev/ptc/internal/sharedtest"
+)
+
+// TestOneKeySortMatchesGNU compares sort with one bytewise key, which
+// decoratedOrder sorts, with GNU sort over inputs at its edges: NULs in
+// keys and lines (sent to the comparator), equal keys with -s and -u,
+// CRLF, no final newline, a line past 64 KiB, several files and stdin.
+func TestOneKeySortMatchesGNU(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		sharedtest.Unavailable(t, "bash and GNU tools: %v", err)
+	}
+	dir := t.TempDir()
+	inputs := map[string]string{
+		"nul":   "b\x00a x 1\na x 2\nb\x00 y 3\nb y 4\na\x00 x 5\na x 0\n",
+		"ties":  "3 k z\n1 k a\n2 j b\n0 k a\n5 j a\n4 kk a\n6  k a\n",
+		"crlf":  "b a\r\na b\r\nc a\r\na a\r\n",
+		"noeol": "b a\na b\nb a",
+		"empty": "",
+		"long":  "x " + strings.Repeat("q", 70<<10) + "\ny " + strings.Repeat("q", 70<<10) + "a\nz a\n",
+	}
+	for name, data := range inputs {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := map[string]string{
+		"a key compared bytewise orders by key then line":     "sort -k2,2 @",
+		"a key with -s keeps equal keys in input order":       "sort -s -k2,2 @",
+		"a key with -u keeps the first of equal keys":         "sort -u -k2,2 @",
+		"a key to the end of the line":                        "sort -k2 @",
+		"a key with -b skips blanks":                          "sort -b -k2,2 @",
+		"a key of characters":                                 "sort -k2.2,2.3 @",
+		"a key after a separator":                             "sort -t' ' -k3,3 @",
+		"a key past the last field is empty":                  "sort -k9,9 @",
+		"a key from stdin":                                    "cat @ | sort -k2,2",
+		"a key over two files":                                "sort -k2,2 @ ties",
+		"a key with -u over two files":                        "sort -u -k2,2 @ ties",
+		"a key when -r reverses the whole order (comparator)": "sort -r -k2,2 @",
+	}
+	for name, command := range cases {
+		for input := range inputs {
+			script := strings.ReplaceAll(command, "@", input)
+			t.Run(name+" ("+script+")", func(t *testing.T) { compareWithBash(t, bash, dir, script) })
+		}
+	}
+}
