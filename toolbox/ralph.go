@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/ptc-dev/ptc/internal/clip"
 	"github.com/ptc-dev/ptc/runtime/session"
@@ -75,18 +76,19 @@ const ralphOutSchema = `{
 }`
 
 // roundSchema is what every round's agent answers: its status and the
-// report the next round starts from.
-var roundSchema = must(structured.Parse([]byte(`{"type": "object", "properties": {
+// report the next round starts from. It is compiled at the first round,
+// not at package init: compiling a schema costs every ptc process
+// milliseconds at start-up (the validator's meta-schema), ralph or not.
+var roundSchema = sync.OnceValue(func() *structured.Schema {
+	s, err := structured.Parse([]byte(`{"type": "object", "properties": {
 	"status": {"type": "string", "enum": ["done", "blocked", "continue"]},
 	"report": {"type": "string", "description": "What this round did, what is left, and what the next round should do first."}},
-	"required": ["status", "report"], "additionalProperties": false}`)))
-
-func must[T any](v T, err error) T {
+	"required": ["status", "report"], "additionalProperties": false}`))
 	if err != nil {
 		panic(err)
 	}
-	return v
-}
+	return s
+})
 
 // roundAnswer is a round agent's structured answer.
 type roundAnswer struct {
@@ -152,7 +154,7 @@ func runRalph(ctx context.Context, a Agents, call tools.Call, in RalphInput) (Ra
 // failed round whose report says so; the loop goes on from the last good
 // report's place with that note.
 func runRound(ctx context.Context, a Agents, call tools.Call, objective string, n, rounds int, prev string) RalphRound {
-	in := SubagentInput{Description: fmt.Sprintf("ralph round %d of %d", n, rounds), Prompt: roundPrompt(objective, n, rounds, prev), Schema: roundSchema}
+	in := SubagentInput{Description: fmt.Sprintf("ralph round %d of %d", n, rounds), Prompt: roundPrompt(objective, n, rounds, prev), Schema: roundSchema()}
 	roundCall := call
 	roundCall.ID = fmt.Sprintf("%s:round:%d", call.ID, n)
 	info, err := a.Start(ctx, roundCall, in)
