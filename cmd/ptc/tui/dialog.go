@@ -188,7 +188,7 @@ func (m *Model) planKey(k tea.KeyMsg) tea.Cmd {
 
 func (m *Model) planView(q tools.Question, w int) []string {
 	title, text := tools.DescribePlan(q)
-	lines := []string{m.th.title.Render(title)}
+	lines := []string{m.th.title.Render(title), ""}
 	plan := strings.Split(m.rnd.md.render(text, w), "\n")
 	if len(plan) > planRows {
 		plan = append(plan[:planRows], m.th.dim.Render(fmt.Sprintf("… %d more line(s), in full above", len(plan)-planRows)))

@@ -158,6 +158,7 @@ func (r *renderer) tool(c *toolCall, depth int) []string {
 		lines = append(lines, r.program(c.program, body)...)
 	}
 	if c.plan != "" {
+		lines = append(lines, "")
 		for _, l := range strings.Split(r.md.render(c.plan, r.width-len(body)), "\n") {
 			lines = append(lines, body+l)
 		}
