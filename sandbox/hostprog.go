@@ -15,7 +15,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/ptc-dev/ptc/sandbox/hostexec"
-	"github.com/ptc-dev/ptc/sandbox/internal/hostdigest"
+	"github.com/ptc-dev/ptc/sandbox/internal/hostcompute"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 	"github.com/ptc-dev/ptc/sandbox/rootfs"
 )
@@ -184,7 +184,8 @@ func (h *Host) instantiateHostModule(ctx context.Context) error {
 	fn("exec_start", h.execStart, 4)
 	fn("exec_io", h.execIO, 10)
 	fn("exec_close", h.execClose, 1)
-	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostdigest.Func), hostdigest.Params, []api.ValueType{i32}).Export(proto.DigestFunc)
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostcompute.Digest), hostcompute.DigestParams, []api.ValueType{i32}).Export(proto.DigestFunc)
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostcompute.Deflate), hostcompute.DeflateParams, []api.ValueType{i32}).Export(proto.DeflateFunc)
 	_, err := b.Instantiate(ctx)
 	return err
 }

@@ -177,9 +177,9 @@ func (c *cmd) tarCreate(o *tarOptions) int {
 	}
 	bw := bufio.NewWriter(out)
 	defer bw.Flush()
-	var zw *gzip.Writer
+	var zw io.WriteCloser
 	if o.gzip {
-		zw = gzip.NewWriter(bw)
+		zw, _ = newGzipWriter(bw, gzip.DefaultCompression, "")
 		defer zw.Close()
 		out = zw
 	} else {

@@ -44,8 +44,14 @@ func gzipCmd(c *cmd, args []string) int {
 			_, err = io.Copy(dst, zr)
 			return err
 		}
-		zw, _ := gzip.NewWriterLevel(dst, level)
-		zw.Name = path.Base(name)
+		stored := "" // stdin's data is stored with no name, as by GNU gzip
+		if name != "" {
+			stored = path.Base(name)
+		}
+		zw, err := newGzipWriter(dst, level, stored)
+		if err != nil {
+			return err
+		}
 		if _, err := io.Copy(zw, src); err != nil {
 			return err
 		}

@@ -1,7 +1,8 @@
 // Package hoststub provides proto.HostModule for tests that run the shell
 // guest under plain wazero and WASI, without the sandbox host: the host
-// program functions refuse, the digest is the real one (it is pure). It
-// imports only wazero, proto and hostdigest, so any test can use it.
+// program functions refuse, digest and deflate are the real ones (they
+// are pure). It imports only wazero, proto and hostcompute, so any test
+// can use it.
 package hoststub
 
 import (
@@ -10,7 +11,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/ptc-dev/ptc/sandbox/internal/hostdigest"
+	"github.com/ptc-dev/ptc/sandbox/internal/hostcompute"
 	"github.com/ptc-dev/ptc/sandbox/proto"
 )
 
@@ -37,7 +38,8 @@ func Refusing(ctx context.Context, rt wazero.Runtime) error {
 	}).Export("exec_start").
 		NewFunctionBuilder().WithFunc(func(_, _, _, _, _, _, _, _, _, _ uint32) int32 { return -1 }).Export("exec_io").
 		NewFunctionBuilder().WithFunc(func(uint32) int32 { return -1 }).Export("exec_close").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostdigest.Func), hostdigest.Params, []api.ValueType{api.ValueTypeI32}).Export(proto.DigestFunc).
+		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostcompute.Digest), hostcompute.DigestParams, []api.ValueType{api.ValueTypeI32}).Export(proto.DigestFunc).
+		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostcompute.Deflate), hostcompute.DeflateParams, []api.ValueType{api.ValueTypeI32}).Export(proto.DeflateFunc).
 		Instantiate(ctx)
 	return err
 }

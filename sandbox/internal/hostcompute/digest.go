@@ -1,8 +1,4 @@
-// Package hostdigest is the host side of proto.DigestFunc: one step of a
-// guest's hash, run natively over the guest's memory. It is pure (no
-// state between calls), so the sandbox host and the test stub register the
-// same function.
-package hostdigest
+package hostcompute
 
 import (
 	"context"
@@ -12,6 +8,7 @@ import (
 	"crypto/sha512"
 	"encoding"
 	"hash"
+	"hash/crc32"
 
 	"github.com/tetratelabs/wazero/api"
 
@@ -25,13 +22,14 @@ var algos = map[uint32]func() hash.Hash{
 	proto.DigestSHA256: sha256.New,
 	proto.DigestSHA384: sha512.New384,
 	proto.DigestSHA512: sha512.New,
+	proto.DigestCRC32:  func() hash.Hash { return crc32.NewIEEE() },
 }
 
-// Params are the value types of proto.DigestFunc's parameters.
-var Params = []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}
+// DigestParams are the value types of proto.DigestFunc's parameters.
+var DigestParams = []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}
 
-// Func implements proto.DigestFunc as an api.GoModuleFunc.
-func Func(_ context.Context, mod api.Module, stack []uint64) {
+// Digest implements proto.DigestFunc as an api.GoModuleFunc.
+func Digest(_ context.Context, mod api.Module, stack []uint64) {
 	stack[0] = uint64(uint32(Step(mod.Memory(), uint32(stack[0]), uint32(stack[1]), uint32(stack[2]),
 		uint32(stack[3]), uint32(stack[4]), uint32(stack[5]), uint32(stack[6]))))
 }

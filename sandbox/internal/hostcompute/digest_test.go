@@ -1,4 +1,4 @@
-package hostdigest
+package hostcompute
 
 import (
 	"bytes"
