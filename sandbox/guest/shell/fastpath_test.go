@@ -61,10 +61,14 @@ func TestFastPathsMatchGNU(t *testing.T) {
 		commands = append(commands, "cut "+k+" @", "cat @ | cut "+k)
 	}
 	for _, e := range []string{`s/INFO/info/g`, `s/a/b/`, `s/a/b/2`, `s/a/[&]/g`, `s/a/\\n/g`, `s/user=/u:/;s/u:a/UA/`, `N;s/\n/ /`, `s/beta/x/gp`,
-		`-n '1000,1010p'`, `-E s/a+/X/g`, `s/ms user/&s/`, `s/w-//2g`} {
-		commands = append(commands, "sed '"+strings.Trim(e, "'")+"' @")
+		`-n '1000,1010p'`, `-E s/a+/X/g`, `s/ms user/&s/`, `s/w-//2g`, `s/INFO/in\/fo/`, `-z s/a/X/`, `-z s/a/X/g`, `s/a/A/g;s/b/B/`,
+		`1d`, `2,5d`, `3,+2s/a/b/`, `-n 5p`, `-n '2{p;p}'`, `-n 5,3p`, `1i head`, `-n '$p'`, `2,4!d`, `0~1000d`, `-n '2,4p;3q'`,
+		`-n 6001,6020p`, `-n '/x/,3p'`, `2,/beta/d`, `1,2{/alpha/d}`, `-n '1000,1010{=;p}'`} {
+		commands = append(commands, "sed '"+strings.Trim(e, "'")+"' @", "cat @ | sed '"+strings.Trim(e, "'")+"'", "sed '"+strings.Trim(e, "'")+"' @ @")
 		if strings.HasPrefix(e, "-") {
-			commands[len(commands)-1] = "sed " + e + " @"
+			commands[len(commands)-3] = "sed " + e + " @"
+			commands[len(commands)-2] = "cat @ | sed " + e
+			commands[len(commands)-1] = "sed " + e + " @ @"
 		}
 	}
 	for _, g := range []string{`-o 'user=[a-z]*'`, `-ob 'a[0-9]'`, `-n ERROR`, `-c WARN`, `-v INFO`, `-n -A 2 'w-6'`, `-B 1 leading`,

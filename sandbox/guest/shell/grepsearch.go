@@ -123,7 +123,7 @@ func (g *grepRun) lines(s *grepFile, data []byte) bool {
 	}
 	f, w := &g.f, g.w
 	base := s.lineBase
-	s.lineBase += bytes.Count(data, []byte("\n"))
+	s.lineBase += countByte(data, '\n')
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		s.lineBase++
 	}
@@ -246,7 +246,7 @@ func (g *grepRun) literalLines(s *grepFile, data []byte, base int) bool {
 			end = at + k + e
 		}
 		if g.lineNumbers {
-			n += bytes.Count(data[counted:start], []byte("\n"))
+			n += countByte(data[counted:start], '\n')
 			counted = start
 		}
 		if g.maxN >= 0 && s.count >= g.maxN {

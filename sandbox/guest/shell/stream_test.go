@@ -46,9 +46,9 @@ func TestStreamingBuiltinsMatchGNU(t *testing.T) {
 	}
 	commands := []string{
 		"wc F", "wc -l F", "wc -c F", "wc -m F", "wc -w F", "wc -L F", "wc -lwmc F",
-		"tail F", "tail -n 3 F", "tail -n 1 F", "tail -n 0 F", "tail -n +4 F", "tail -c 100 F", "tail -n 100000 F",
+		"tail F", "tail -n 3 F", "tail -n 1 F", "tail -n 0 F", "tail -n +4 F", "tail -c 100 F", "tail -n 100000 F", "tail -n 5000 F", "tail -n 2 F",
 		"uniq F", "uniq -c F", "uniq -d F", "uniq -u F",
-		"sed 's/x/Y/g' F", "sed -n '$p' F", "sed 2q F", "sed 'N;P;D' F", "sed '$!d' F", "sed -n '/dup/=' F", "sed '1~3d' F",
+		"sed 's/x/Y/g' F", "sed -n '$p' F", "sed 2q F", "sed 'N;P;D' F", "sed '$!d' F", "sed -n '/dup/=' F", "sed '1~3d' F", "sed -n 2,4p F", "sed 1d F",
 		"cut -f 2 F", "cut -d ' ' -f 1,3 F", "cut -s -d ' ' -f 2 F",
 	}
 	for _, command := range commands {

@@ -128,14 +128,13 @@ func (t *trTable) run(r io.Reader, w io.Writer) error {
 	in := make([]byte, 64<<10)
 	out := make([]byte, 0, 64<<10)
 	plain := !t.sq && t.del == [256]bool{} // translation only
+	shift := t.rangeShift()
 	prev := -1
 	for {
 		n, err := r.Read(in)
 		block := in[:n]
 		if plain {
-			for i, b := range block { // one lookup per byte, in place
-				block[i] = t.to[b]
-			}
+			t.translate(block, shift)
 		} else {
 			block, prev = t.filter(block, out[:0], prev)
 		}

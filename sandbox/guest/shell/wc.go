@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -90,8 +89,8 @@ func (k wcCounts) get(flag string) int {
 }
 
 // wcCounter counts a stream a block at a time, in constant memory. Lines
-// and bytes need no decoding (bytes.Count is what makes wc -l fast);
-// words, characters and -L decode runes, carrying a character cut by a
+// and bytes need no decoding (lines are counted by countByte); words,
+// characters and -L decode runes, carrying a character cut by a
 // block's end over to the next. Words are runs of non-space runes
 // (unicode.IsSpace, as strings.Fields), characters are runes with each
 // invalid byte counting one, -L counts columns with tabs to multiples of 8.
@@ -105,7 +104,7 @@ type wcCounter struct {
 
 func (k *wcCounter) write(p []byte) {
 	k.bytes += len(p)
-	k.lines += bytes.Count(p, []byte{'\n'})
+	k.lines += countByte(p, '\n')
 	if !k.runes {
 		return
 	}
