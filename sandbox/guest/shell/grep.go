@@ -358,6 +358,8 @@ func grep(c *cmd, args []string) (code int) {
 				c.fail("%s: Is a directory", f)
 			}
 			continue
+		case fi.Size() > wholeLimit && g.before == 0:
+			err = g.searchLarge(f)
 		default:
 			err = g.searchFile(f, false)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 )
 
@@ -29,6 +30,19 @@ func (g *grepRun) searchPath(name, full string, inDir bool) error {
 	g.lines(s, data)
 	g.end(s)
 	return nil
+}
+
+// searchLarge searches a named file too large to be worth reading whole
+// as a stream, in blocks: an 8 MB log read into one buffer cost the
+// guest more in growing, clearing and copying that buffer than the
+// search itself.
+func (g *grepRun) searchLarge(name string) error {
+	f, err := os.Open(g.c.path(name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return g.search(name, f, false)
 }
 
 // grepStreamBlock is how much of a stream grep reads at a time.
@@ -123,15 +137,21 @@ func (g *grepRun) lines(s *grepFile, data []byte) bool {
 	}
 	f, w := &g.f, g.w
 	base := s.lineBase
-	s.lineBase += countByte(data, '\n')
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		s.lineBase++
+	literal := len(g.lits) == 1 && !f.invert && !f.only && g.before == 0 && g.after == 0
+	if !literal || g.lineNumbers { // literalLines counts lines only for -n
+		s.lineBase += countByte(data, '\n')
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			s.lineBase++
+		}
 	}
 	size := len(data)
 	defer func() { s.byteBase += size }()
 	// Where no line can match, skip the per-line work: a block without a
 	// match of the multi-line form cannot have a matching line. -A still
 	// needs the lines after a match of the block before.
+	if literal {
+		return g.literalLines(s, data, base) // one search of the block finds no match too
+	}
 	scan := len(data) > 0
 	switch {
 	case f.invert, s.afterLeft > 0:
@@ -139,9 +159,6 @@ func (g *grepRun) lines(s *grepFile, data []byte) bool {
 		scan = scan && g.containsLiteral(data)
 	case g.any != nil:
 		scan = scan && g.any.Match(data)
-	}
-	if scan && len(g.lits) == 1 && !f.invert && !f.only && g.before == 0 && g.after == 0 {
-		return g.literalLines(s, data, base)
 	}
 	starts := g.starts[:0]
 	if scan {

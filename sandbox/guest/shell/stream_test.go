@@ -13,7 +13,7 @@ import (
 )
 
 // TestStreamingBuiltinsMatchGNU runs the builtins that stream their input
-// (wc, tail, uniq, cut, sed) and the host's GNU tools over the same inputs, both
+// (wc, tail, uniq, cut, sed, grep) and the host's GNU tools over the same inputs, both
 // as files (a large one is streamed from disk, a small one read whole) and
 // through a pipe, and compares the outputs byte for byte (not cut -c:
 // GNU cut counts bytes there, the builtin characters, as POSIX says). The inputs put
@@ -50,6 +50,8 @@ func TestStreamingBuiltinsMatchGNU(t *testing.T) {
 		"uniq F", "uniq -c F", "uniq -d F", "uniq -u F",
 		"sed 's/x/Y/g' F", "sed -n '$p' F", "sed 2q F", "sed 'N;P;D' F", "sed '$!d' F", "sed -n '/dup/=' F", "sed '1~3d' F", "sed -n 2,4p F", "sed 1d F",
 		"cut -f 2 F", "cut -d ' ' -f 1,3 F", "cut -s -d ' ' -f 2 F",
+		"grep -c dup F", "grep -n wxxxxx F", "grep -bn 'é w' F", "grep -m 3 -A 1 dup F", "grep -v z F", "grep -l dup F", "grep -B 2 -n wxxxxxx F",
+		`grep -c 'ne\|no' F`,
 	}
 	for _, command := range commands {
 		for name := range inputs {
