@@ -380,6 +380,7 @@ func sortCmd(c *cmd, args []string) int {
 	}
 	sm := &sortMerge{c: c, lineEnd: lineEnd, budget: budget, makeRec: spec.makeRec, full: spec.full, tmpDir: o.val("T"),
 		plain: spec.plain && !o.has("c"), reverse: global.reverse, oneKey: spec.oneBytewiseKey(), oneKeyTies: spec.tiesInOrder}
+	sm.oneNumeric, sm.numReverse = spec.oneNumericKey()
 	defer sm.cleanup()
 	st := c.forEachInput(o.args, sm.add)
 	if sm.err != nil {

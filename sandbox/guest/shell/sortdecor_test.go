@@ -26,6 +26,7 @@ func TestOneKeySortMatchesGNU(t *testing.T) {
 		"crlf":  "b a\r\na b\r\nc a\r\na a\r\n",
 		"noeol": "b a\na b\nb a",
 		"empty": "",
+		"nums":  "  3 b\n-1.5 a\n3 a\n 3 c\nx\n0 z\n-0 y\n10 q\n2.50 w\n2.5 v\n1e3 u\n.5 t\n",
 		"long":  "x " + strings.Repeat("q", 70<<10) + "\ny " + strings.Repeat("q", 70<<10) + "a\nz a\n",
 	}
 	for name, data := range inputs {
@@ -34,18 +35,25 @@ func TestOneKeySortMatchesGNU(t *testing.T) {
 		}
 	}
 	cases := map[string]string{
-		"a key compared bytewise orders by key then line":     "sort -k2,2 @",
-		"a key with -s keeps equal keys in input order":       "sort -s -k2,2 @",
-		"a key with -u keeps the first of equal keys":         "sort -u -k2,2 @",
-		"a key to the end of the line":                        "sort -k2 @",
-		"a key with -b skips blanks":                          "sort -b -k2,2 @",
-		"a key of characters":                                 "sort -k2.2,2.3 @",
-		"a key after a separator":                             "sort -t' ' -k3,3 @",
-		"a key past the last field is empty":                  "sort -k9,9 @",
-		"a key from stdin":                                    "cat @ | sort -k2,2",
-		"a key over two files":                                "sort -k2,2 @ ties",
-		"a key with -u over two files":                        "sort -u -k2,2 @ ties",
-		"a key when -r reverses the whole order (comparator)": "sort -r -k2,2 @",
+		"a key compared bytewise orders by key then line":       "sort -k2,2 @",
+		"a key with -s keeps equal keys in input order":         "sort -s -k2,2 @",
+		"a key with -u keeps the first of equal keys":           "sort -u -k2,2 @",
+		"a key to the end of the line":                          "sort -k2 @",
+		"a key with -b skips blanks":                            "sort -b -k2,2 @",
+		"a key of characters":                                   "sort -k2.2,2.3 @",
+		"a key after a separator":                               "sort -t' ' -k3,3 @",
+		"a key past the last field is empty":                    "sort -k9,9 @",
+		"a key from stdin":                                      "cat @ | sort -k2,2",
+		"a key over two files":                                  "sort -k2,2 @ ties",
+		"a key with -u over two files":                          "sort -u -k2,2 @ ties",
+		"a number orders by number then line":                   "sort -n @",
+		"a reversed number reverses the lines of equal numbers": "sort -rn @",
+		"a numeric key":                                         "sort -k1,1n @",
+		"a reversed numeric key with -s":                        "sort -s -k1,1nr @",
+		"a number with -u keeps the first of equal numbers":     "sort -u -n @",
+		"a numeric key under a global -r":                       "sort -r -k1,1n @",
+		"counts from uniq -c":                                   "sort -k2 @ | uniq -c | sort -rn",
+		"a key when -r reverses the whole order (comparator)":   "sort -r -k2,2 @",
 	}
 	for name, command := range cases {
 		for input := range inputs {

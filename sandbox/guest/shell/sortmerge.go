@@ -38,7 +38,9 @@ type sortMerge struct {
 	reverse bool // with plain: -r
 
 	oneKey     bool // one bytewise key (sortSpec.oneBytewiseKey): decoratedOrder
-	oneKeyTies bool // with oneKey: -s or -u, equal keys stay in input order
+	oneKeyTies bool // with oneKey or oneNumeric: -s or -u, equal keys stay in input order
+	oneNumeric bool // one -n key (sortSpec.oneNumericKey): numericOrder
+	numReverse bool // with oneNumeric: the key's -r
 
 	recs  []sortRec
 	lines []string // with plain: the lines, until sorted into recs
@@ -185,6 +187,9 @@ func (m *sortMerge) order() []int32 {
 		if ord, ok := m.decoratedOrder(); ok {
 			return ord
 		}
+	}
+	if m.oneNumeric {
+		return m.numericOrder()
 	}
 	ord := make([]int32, len(m.recs))
 	for i := range ord {
