@@ -17,11 +17,6 @@ import (
 // inputs, in the C locale, and compares the outputs byte for byte. The
 // log is larger than one 64 KiB block, so block boundaries are crossed.
 func TestFastPathsMatchGNU(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		sharedtest.Unavailable(t, "bash and GNU tools: %v", err)
-	}
-	dir := t.TempDir()
 	var log strings.Builder
 	words := strings.Fields("alpha beta gamma delta epsilon zeta eta theta")
 	for i := range 6000 {
@@ -36,11 +31,7 @@ func TestFastPathsMatchGNU(t *testing.T) {
 		"noeol": "b a\na b\nb a",
 		"empty": "",
 	}
-	for name, data := range inputs {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bash, dir := gnuFixture(t, inputs)
 	commands := []string{
 		`tr a-z A-Z < @`, `tr -s ' ' '\n' < @`, `tr -cs 'a-z' '\n' < @`, `tr -d 'aeiou\n' < @`, `tr -c 'a-z\n' XY < @`,
 		`tr -s a-z < @`, `tr aa xy < @`, `tr -ds a b < @`,
@@ -84,6 +75,24 @@ func TestFastPathsMatchGNU(t *testing.T) {
 			t.Run(script, func(t *testing.T) { compareWithBash(t, bash, dir, script) })
 		}
 	}
+}
+
+// gnuFixture returns bash (the test is unavailable without it and the GNU
+// tools) and a directory holding inputs, named by their keys, for the
+// tests that compare builtins with GNU.
+func gnuFixture(t *testing.T, inputs map[string]string) (bash, dir string) {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		sharedtest.Unavailable(t, "bash and GNU tools: %v", err)
+	}
+	dir = t.TempDir()
+	for name, data := range inputs {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bash, dir
 }
 
 // compareWithBash runs script in the builtin shell and in bash, in dir, and

@@ -45,8 +45,9 @@ func hashSum(algo hashAlgo) builtinFunc {
 		if o.has("c") {
 			return c.checkSums(o, algo)
 		}
+		d := newDigester(algo)
 		return c.forEachInput(o.args, func(name string, r io.Reader) error {
-			sum, err := digest(algo, r)
+			sum, err := d.sum(r)
 			if err != nil {
 				return err
 			}
@@ -60,18 +61,27 @@ func hashSum(algo hashAlgo) builtinFunc {
 	}
 }
 
-// digest returns the hex digest of r. Whole chunks are hashed by the host
+// digester hashes one command's inputs with buffers made once, so a
+// checksum over many small files does not allocate a chunk per file.
+type digester struct {
+	algo       hashAlgo
+	buf, state []byte
+}
+
+func newDigester(a hashAlgo) *digester {
+	return &digester{algo: a, buf: make([]byte, proto.DigestChunk), state: make([]byte, proto.DigestState)}
+}
+
+// sum returns the hex digest of r. Whole chunks are hashed by the host
 // (proto.DigestFunc: native code, tens of times faster than Go's hashes
 // compiled to wasm); a chunk the host refuses is hashed here, so the
 // result never depends on the host answering.
-func digest(a hashAlgo, r io.Reader) (string, error) {
-	h := a.newHash()
-	buf := make([]byte, proto.DigestChunk)
-	state := make([]byte, proto.DigestState)
+func (d *digester) sum(r io.Reader) (string, error) {
+	h := d.algo.newHash()
 	for {
-		n, err := io.ReadFull(r, buf)
+		n, err := io.ReadFull(r, d.buf)
 		if n > 0 {
-			hashChunk(h, a.id, buf[:n], state)
+			hashChunk(h, d.algo.id, d.buf[:n], d.state)
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			return hex.EncodeToString(h.Sum(nil)), nil
@@ -100,6 +110,7 @@ func hashChunk(h hash.Hash, id uint32, data, scratch []byte) {
 // named file, as sha256sum -c does.
 func (c *cmd) checkSums(o *opts, algo hashAlgo) int {
 	size := algo.newHash().Size() * 2
+	d := newDigester(algo)
 	status, bad, unreadable := 0, 0, 0
 	st := c.forEachInput(o.args, func(list string, r io.Reader) error {
 		lines := 0
@@ -122,7 +133,7 @@ func (c *cmd) checkSums(o *opts, algo hashAlgo) int {
 				unreadable++
 				continue
 			}
-			got, err := digest(algo, f)
+			got, err := d.sum(f)
 			f.Close()
 			switch {
 			case err == nil && strings.EqualFold(got, sum):

@@ -1,13 +1,8 @@
 package shell
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ptc-dev/ptc/internal/sharedtest"
 )
 
 // TestSedMachine checks sed scripts beyond s and p against what GNU sed 4.9
@@ -57,15 +52,8 @@ func TestSedMachine(t *testing.T) {
 // can address) and GNU sed over lines longer than a block, CRLF ends and
 // a missing final newline, and compares.
 func TestSedFastPathsMatchGNU(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		sharedtest.Unavailable(t, "bash and GNU tools: %v", err)
-	}
-	dir := t.TempDir()
 	long := strings.Repeat("alpha INFO beta\r\n", 3) + strings.Repeat("xa", 50000) + "INFO\n" + strings.Repeat("INFO", 30000) + "\nINFO tail"
-	if err := os.WriteFile(filepath.Join(dir, "long"), []byte(long), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bash, dir := gnuFixture(t, map[string]string{"long": long})
 	for _, script := range []string{`s/INFO/info/g`, `s/INFO/info/`, `s/a/\r/g`, `s/beta\r/B/`, `-n 2,4p`, `3d`, `-n 5p`, `1,4s/a/b/`} {
 		for _, command := range []string{"sed '" + script + "' long", "cat long | sed '" + script + "'", "sed '" + script + "' long long"} {
 			if strings.HasPrefix(script, "-") {

@@ -1,13 +1,8 @@
 package shell
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ptc-dev/ptc/internal/sharedtest"
 )
 
 // TestOneKeySortMatchesGNU compares sort with one bytewise key, which
@@ -15,11 +10,6 @@ import (
 // keys and lines (sent to the comparator), equal keys with -s and -u,
 // CRLF, no final newline, a line past 64 KiB, several files and stdin.
 func TestOneKeySortMatchesGNU(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		sharedtest.Unavailable(t, "bash and GNU tools: %v", err)
-	}
-	dir := t.TempDir()
 	inputs := map[string]string{
 		"nul":   "b\x00a x 1\na x 2\nb\x00 y 3\nb y 4\na\x00 x 5\na x 0\n",
 		"ties":  "3 k z\n1 k a\n2 j b\n0 k a\n5 j a\n4 kk a\n6  k a\n",
@@ -29,11 +19,7 @@ func TestOneKeySortMatchesGNU(t *testing.T) {
 		"nums":  "  3 b\n-1.5 a\n3 a\n 3 c\nx\n0 z\n-0 y\n10 q\n2.50 w\n2.5 v\n1e3 u\n.5 t\n",
 		"long":  "x " + strings.Repeat("q", 70<<10) + "\ny " + strings.Repeat("q", 70<<10) + "a\nz a\n",
 	}
-	for name, data := range inputs {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bash, dir := gnuFixture(t, inputs)
 	cases := map[string]string{
 		"a key compared bytewise orders by key then line":       "sort -k2,2 @",
 		"a key with -s keeps equal keys in input order":         "sort -s -k2,2 @",

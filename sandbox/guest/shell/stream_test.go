@@ -20,11 +20,6 @@ import (
 // a multi-byte character across the 64 KiB block boundary, end without a
 // newline, and hold long lines.
 func TestStreamingBuiltinsMatchGNU(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		sharedtest.Unavailable(t, "bash and GNU tools: %v", err)
-	}
-	dir := t.TempDir()
 	var big bytes.Buffer
 	for i := 0; big.Len() < 3<<20; i++ {
 		big.WriteString(strings.Repeat("é", i%40) + " w" + strings.Repeat("x", i%7) + "\tz\n")
@@ -39,11 +34,7 @@ func TestStreamingBuiltinsMatchGNU(t *testing.T) {
 		"empty":  "",
 		"cutrun": strings.Repeat("ab", 32767) + "é" + strings.Repeat("c", 70000),
 	}
-	for name, data := range inputs {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bash, dir := gnuFixture(t, inputs)
 	commands := []string{
 		"wc F", "wc -l F", "wc -c F", "wc -m F", "wc -w F", "wc -L F", "wc -lwmc F",
 		"tail F", "tail -n 3 F", "tail -n 1 F", "tail -n 0 F", "tail -n +4 F", "tail -c 100 F", "tail -n 100000 F", "tail -n 5000 F", "tail -n 2 F",
