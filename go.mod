@@ -97,3 +97,5 @@ require (
 )
 
 replace github.com/dop251/goja => ./third_party/goja
+
+replace github.com/benhoyt/goawk => ./third_party/goawk

@@ -43,4 +43,6 @@ go test -count=1 -timeout 30m -race $race
 # tests must pass on it (~2 s once built; the files the patches change are
 # the string, VM and Array code those tests cover).
 third_party/goja/patches/check.sh
+third_party/goawk/patches/check.sh # the guest's awk: upstream GoAWK + patches
+(cd third_party/goawk && go vet ./interp/ && go test -count=1 -run TestAppendFields ./interp/)
 (cd third_party/goja && go vet . && go test -count=1 .)

@@ -67,8 +67,9 @@ func TestStreamingBuiltinsMatchGNU(t *testing.T) {
 }
 
 // TestReadLeavesTheRestForTheNextReader: read takes a block of a file at a
-// time and seeks back over what it did not use, so the commands after it
-// (or between its calls) read on from the end of its line.
+// time and keeps what it did not use until something else may read the
+// file, so the commands after it (or between its calls) read on from the
+// end of its line.
 func TestReadLeavesTheRestForTheNextReader(t *testing.T) {
 	tests := []struct{ name, command, want string }{
 		{"cat after one read", "{ read x; cat; } < f", "two\nthree é\nfour\n"},
@@ -77,10 +78,28 @@ func TestReadLeavesTheRestForTheNextReader(t *testing.T) {
 		{"read -n", "{ read -n 2 x; echo \"$x\"; cat; } < f", "on\ne\ntwo\nthree é\nfour\n"},
 		{"read -d", "{ read -d e x; echo \"$x\"; read y; echo \"$y\"; } < f", "on\n\n"},
 		{"a long line past the block", "{ read x; echo ${#x}; cat; } < long", "10000\nend\n"},
-		{"a pipe still reads a byte at a time", "cat f | { read x; cat; }", "two\nthree é\nfour\n"},
+		{"a pipe keeps the rest in its buffer", "cat f | { read x; cat; }", "two\nthree é\nfour\n"},
+		{"a subshell reads on", "{ read x; (cat); } < f", "two\nthree é\nfour\n"},
+		{"a command substitution in the body reads on", "while read x; do y=$(head -n 1); echo \"$x|$y\"; done < f", "one|two\nthree é|four\n"},
+		{"a read of another file between", "{ read x; read y < long2; read z; echo \"$x $y $z\"; cat; } < f", "one a two\nthree é\nfour\n"},
+		{"read -t after read", "{ read x; read -t 5 y; echo \"$y\"; cat; } < f", "two\nthree é\nfour\n"},
+		{"mapfile after read", "{ read x; mapfile -t a; echo ${#a[@]} \"${a[2]}\"; } < f", "3 four\n"},
+		{"an append to the same file is seen", "cp f g; { read x; echo five >> g; cat; } < g", "two\nthree é\nfour\nfive\n"},
+		{"-u on a descriptor", "exec 3< f; read -u 3 x; read -u 3 y; cat <&3; exec 3<&-; echo \"$x $y\"", "three é\nfour\none two\n"},
+		{"fields and the rest", "while read -r a b; do echo \"[$a][$b]\"; done < fields", "[a][b  c]\n[x\\y][]\n[][]\n[tab][sep]\n"},
+		{"a backslash continues the line without -r", "{ read a; read b; echo \"$a|$b\"; } < bs", "one twothree|x\n"},
+		{"IFS of colons", "while IFS=: read -r a b c; do echo \"[$a][$b][$c]\"; done < colons", "[][a][]\n[b][][c:d]\n"},
+		{"the last line without a newline", "while read -r x; do echo \"<$x>\"; done < nonl; echo \"[$x]\"", "<a>\n[b]\n"},
+		{"raw bytes stay as they are", "read -r x < latin1; printf %s \"$x\" | od -An -tx1", " 61 ff 62\n"},
 	}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "f"), []byte("one\ntwo\nthree é\nfour\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "long2"), []byte("a\nb\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "fields"), []byte("  a   b  c  \nx\\y\n\n\ttab\tsep\t\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bs"), []byte("one two\\\nthree\nx\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "colons"), []byte(":a:\nb::c:d\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "nonl"), []byte("a\nb"), 0o644)
+	os.WriteFile(filepath.Join(dir, "latin1"), []byte("a\xffb\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "long"), []byte(strings.Repeat("x", 10000)+"\nend\n"), 0o644)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

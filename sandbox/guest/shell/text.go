@@ -175,24 +175,59 @@ func head(c *cmd, args []string) int {
 			}
 			return err
 		}
-		br := bufio.NewReader(r)
-		lines := []string{}
-		for i := 0; n < 0 || i < n; i++ {
-			line, err := br.ReadString('\n')
-			if line != "" {
-				lines = append(lines, line)
+		if name == "-" && c.stdin != nil {
+			r = c.stdin // not wrapped, so that a file's Seek is seen
+		}
+		return headLines(c.stdout, r, n)
+	})
+}
+
+// headLines copies the first n lines of r to w, or all but the last -n
+// when n is negative (keeping only those -n in a ring). On a seekable
+// input it seeks back over what it read past its last line, as GNU head
+// does, so `{ head -n 1; cat; } < file` and a `$(head -n 1)` in a
+// while-read loop leave the rest for the next reader.
+func headLines(w io.Writer, r io.Reader, n int) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	var err error
+	if n >= 0 {
+		for i := 0; i < n; i++ {
+			line, rerr := br.ReadSlice('\n')
+			for rerr == bufio.ErrBufferFull {
+				bw.Write(line)
+				line, rerr = br.ReadSlice('\n')
 			}
-			if err != nil {
+			bw.Write(line)
+			if rerr != nil {
 				break
 			}
 		}
-		if n < 0 { // GNU: all but the last -n lines
-			k := max(len(lines)+n, 0)
-			lines = lines[:k]
+		if s, ok := r.(io.Seeker); ok && br.Buffered() > 0 {
+			s.Seek(-int64(br.Buffered()), io.SeekCurrent) // a pipe cannot, and need not
 		}
-		_, err := io.WriteString(c.stdout, strings.Join(lines, ""))
-		return err
-	})
+	} else {
+		ring := make([]string, -n)
+		held := 0
+		for i := 0; ; i++ {
+			line, rerr := br.ReadString('\n')
+			if line != "" {
+				if held == len(ring) {
+					io.WriteString(bw, ring[i%len(ring)])
+				} else {
+					held++
+				}
+				ring[i%len(ring)] = line
+			}
+			if rerr != nil {
+				break
+			}
+		}
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 // wcWidth is the column width GNU wc uses: wide enough for the total

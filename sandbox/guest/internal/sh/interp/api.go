@@ -1025,6 +1025,7 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	r.fillExpandConfig(ctx)
 	r.exit = exitStatus{}
 	r.filename = ""
+	defer flushReadAhead() // ptc: leave the offsets bash would (ptc_readahead.go)
 	switch node := node.(type) {
 	case *syntax.File:
 		r.filename = node.Name

@@ -667,6 +667,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		var vr expand.Variable
 		vr.Kind = expand.Indexed
+		flushReadAhead() // ptc: read's block of a file (ptc_readahead.go)
 		scanner := bufio.NewScanner(r.stdin)
 		scanner.Split(mapfileSplit(delim[0], dropDelim))
 		for scanner.Scan() {
@@ -722,6 +723,7 @@ func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {
 	if r.stdin == nil {
 		return nil, errors.New("interp: can't read, there's no stdin")
 	}
+	flushReadAhead() // ptc: read's block of a file (ptc_readahead.go)
 
 	var line []byte
 	esc := false

@@ -28,9 +28,8 @@ import (
 // ptcRunner is ptc's state in a Runner.
 type ptcRunner struct {
 	fds map[int]fdObj // descriptors 3 and up
-	// seekable and readBuf serve read's read-ahead (ptc_readahead.go).
+	// seekable serves read's read-ahead (ptc_readahead.go).
 	seekable map[*os.File]bool
-	readBuf  []byte
 	procs    []*procSubst // process substitutions of the command being expanded
 	// funcDepth bounds function recursion (ptc_limits.go).
 	funcDepth int

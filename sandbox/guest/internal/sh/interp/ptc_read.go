@@ -62,24 +62,23 @@ func (r *Runner) ptcRead(ctx context.Context, args []string) exitStatus {
 	if o.hasTimout && o.timeout == 0 {
 		return exit // input is "available": nothing is read
 	}
-	var ahead *readAhead
-	if !o.hasTimout {
-		if a, ok := r.readAheadOf(in); ok {
-			in, ahead = a, a
-		}
+	if o.hasTimout {
+		flushReadAhead() // it reads the input itself, on another goroutine
+	} else if rs, ok := r.seekableInput(in); ok {
+		in = pendingAhead.take(rs)
+		defer pendingAhead.mu.Unlock()
 	}
-	chars, status, err := r.readInput(ctx, in, o)
-	if ahead != nil {
-		if gerr := ahead.giveBack(); err == nil {
-			err = gerr
+	status, err, done := r.readWholeLine(ctx, in, o)
+	if !done {
+		var chars []rchar
+		chars, status, err = r.readInput(ctx, in, o)
+		r.assignRead(o, chars)
+		if cap(chars) <= 64<<10 {
+			readBufs.Put(chars[:0])
 		}
 	}
 	if err != nil {
 		r.errf("read: read error: %d: %v\n", o.fd, err)
-	}
-	r.assignRead(o, chars)
-	if cap(chars) <= 64<<10 {
-		readBufs.Put(chars[:0])
 	}
 	exit.code = status
 	return exit

@@ -192,6 +192,9 @@ func (e expandEnv) Each(fn func(name string, vr expand.Variable) bool) {
 var todoPos syntax.Pos // for handlerCtx callers where we don't yet have a position
 
 func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Pos) context.Context {
+	if kind == handlerKindExec || kind == handlerKindOpen {
+		flushReadAhead() // ptc: they may read the file read took a block of (ptc_readahead.go)
+	}
 	hc := HandlerContext{
 		runner:         r,
 		kind:           kind,
@@ -204,6 +207,9 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 	}
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
 		hc.Stdin = r.stdin
+		if m, ok := r.stdin.(memReader); ok {
+			hc.Stdin = m.Reader // ptc: a redirected file as itself, so builtins can Stat and Seek it as GNU's do
+		}
 	}
 	return context.WithValue(ctx, handlerCtxKey{}, hc)
 }
