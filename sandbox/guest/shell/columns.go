@@ -63,21 +63,20 @@ func uniq(c *cmd, args []string) int {
 	// Lines come as slices of the reader's buffer; the group's first is
 	// copied once per group, not per line.
 	plain := skipFields == 0 && skipChars == 0 && checkChars == 0 && !o.has("i")
+	count, repeated, unique := o.has("c"), o.has("d"), o.has("u")
 	w := c.bufOut()
 	defer w.Flush()
 	var group []byte
-	var num []byte
+	num := make([]byte, 0, 24)
 	n := 0
 	flush := func() {
-		if n == 0 || (o.has("d") && n < 2) || (o.has("u") && n > 1) {
+		if n == 0 || (repeated && n < 2) || (unique && n > 1) {
 			return
 		}
-		if o.has("c") {
-			num = strconv.AppendInt(num[:0], int64(n), 10)
-			for range 7 - len(num) {
-				w.WriteByte(' ')
-			}
-			w.Write(num)
+		if count { // GNU's "%7d ": right-aligned in seven columns
+			num = strconv.AppendInt(append(num[:0], "       "...), int64(n), 10)
+			digits := len(num) - 7
+			w.Write(num[min(digits, 7):])
 			w.WriteByte(' ')
 		}
 		w.Write(group)

@@ -313,6 +313,9 @@ func grep(c *cmd, args []string) (code int) {
 			return 2
 		}
 		g.re = re
+		if lc := newLitClassMatcher(re.String()); lc != nil && o.has("o") {
+			g.re = lc
+		}
 		if !lit && !o.has("v") {
 			g.any = fileRegexp(re)
 		}

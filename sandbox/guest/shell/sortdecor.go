@@ -82,11 +82,46 @@ func (s *sortSpec) oneNumericKey() (ok, reverse bool) {
 	return false, false
 }
 
-// numRec is a line of numericOrder: its key's number, the line, its index.
+// numRec is a line of numericOrder: its key's number, the line, its
+// index, and the line's first 16 bytes as two big-endian words.
 type numRec struct {
-	n    float64
-	line string
-	i    int32
+	n          float64
+	line       string
+	i          int32
+	pre0, pre1 uint64
+}
+
+// linePrefix is line[from:from+8] as a big-endian word, zero-padded. Two
+// lines whose padded words differ compare as the words do (a line that
+// ends first is a prefix of the other, and a zero is the least byte), so
+// only equal words need the whole lines compared.
+func linePrefix(line string, from int) uint64 {
+	var w uint64
+	for k := range 8 {
+		w <<= 8
+		if from+k < len(line) {
+			w |= uint64(line[from+k])
+		}
+	}
+	return w
+}
+
+// compareLines orders two numRecs' lines bytewise, words first.
+func compareLines(a, b *numRec) int {
+	switch {
+	case a.pre0 != b.pre0:
+		return cmpUint(a.pre0, b.pre0)
+	case a.pre1 != b.pre1:
+		return cmpUint(a.pre1, b.pre1)
+	}
+	return strings.Compare(a.line, b.line)
+}
+
+func cmpUint(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
 }
 
 // numericOrder is order for one -n key: the numbers, lines and indexes
@@ -94,20 +129,27 @@ type numRec struct {
 // does (number, reversed with the key's r; then, unless -s or -u, the
 // line, reversed with a global -r; then input order) without the calls
 // through sortSpec's closures, which were most of `sort -rn`'s time
-// after `uniq -c`.
+// after `uniq -c`. After uniq -c most numbers tie, so the lines decide:
+// their first 16 bytes are compared as two words (the wasm guest compares
+// strings a byte at a time).
 func (m *sortMerge) numericOrder() []int32 {
 	rs := make([]numRec, len(m.recs))
+	ties := m.oneKeyTies
 	for i := range m.recs {
-		rs[i] = numRec{m.recs[i].keys[0].n, m.recs[i].line, int32(i)}
+		l := m.recs[i].line
+		rs[i] = numRec{n: m.recs[i].keys[0].n, line: l, i: int32(i)}
+		if !ties {
+			rs[i].pre0, rs[i].pre1 = linePrefix(l, 0), linePrefix(l, 8)
+		}
 	}
-	rev, lineRev, ties := m.numReverse, m.reverse, m.oneKeyTies
+	rev, lineRev := m.numReverse, m.reverse
 	slices.SortFunc(rs, func(a, b numRec) int {
 		r := cmpFloat(a.n, b.n)
 		if rev {
 			r = -r
 		}
 		if r == 0 && !ties {
-			if r = strings.Compare(a.line, b.line); lineRev {
+			if r = compareLines(&a, &b); lineRev {
 				r = -r
 			}
 		}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -45,6 +46,29 @@ func TestOneKeySortMatchesGNU(t *testing.T) {
 		for input := range inputs {
 			script := strings.ReplaceAll(command, "@", input)
 			t.Run(name+" ("+script+")", func(t *testing.T) { compareWithBash(t, bash, dir, script) })
+		}
+	}
+}
+
+// TestCompareLinesOrdersAsBytes: comparing the two prefix words first
+// orders lines exactly as a bytewise comparison does, NUL bytes, prefixes
+// of each other and lines shorter than a word included.
+func TestCompareLinesOrdersAsBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 2))
+	alphabet := "\x00 1a\xff"
+	for range 50000 {
+		var l [2]string
+		for j := range l {
+			b := make([]byte, rng.IntN(20))
+			for k := range b {
+				b[k] = alphabet[rng.IntN(len(alphabet))]
+			}
+			l[j] = string(b)
+		}
+		a := numRec{line: l[0], pre0: linePrefix(l[0], 0), pre1: linePrefix(l[0], 8)}
+		b := numRec{line: l[1], pre0: linePrefix(l[1], 0), pre1: linePrefix(l[1], 8)}
+		if got, want := compareLines(&a, &b), strings.Compare(l[0], l[1]); got != want {
+			t.Fatalf("%q vs %q: %d, bytewise %d", l[0], l[1], got, want)
 		}
 	}
 }
