@@ -121,24 +121,75 @@ func (r *Runner) assignReadBytes(o readOpts, line []byte, set *ifsBytes) {
 	case len(o.names) == 0:
 		r.setVarString(shellReplyVar, string(line))
 	default:
-		fields, starts := readFieldsBytes(line, set)
+		var vals []string
+		if set.onlyWhite() {
+			vals = whiteFieldValues(len(o.names), line, set)
+		} else {
+			vals = fieldValues(len(o.names), line, set)
+		}
 		for i, name := range o.names {
-			val := ""
-			switch {
-			case i == len(o.names)-1 && len(fields) > len(o.names):
-				rest := line[starts[i]:]
-				for len(rest) > 0 && set.white[rest[len(rest)-1]] {
-					rest = rest[:len(rest)-1]
-				}
-				val = string(rest)
-			case i < len(fields):
-				val = fields[i]
-			}
-			if err := r.assignTarget(name, val); err != nil {
+			if err := r.assignTarget(name, vals[i]); err != nil {
 				r.errf("read: %v\n", err)
 			}
 		}
 	}
+}
+
+// onlyWhite reports whether every character of the IFS is a space, a tab
+// or a newline (the default IFS among them).
+func (s *ifsBytes) onlyWhite() bool {
+	return s.member == s.white
+}
+
+// fieldValues is what read gives n names from line: a field each, the
+// last name the rest of the line (less trailing IFS whitespace) when
+// there are more fields than names.
+func fieldValues(n int, line []byte, set *ifsBytes) []string {
+	fields, starts := readFieldsBytes(line, set)
+	vals := make([]string, n)
+	for i := range vals {
+		switch {
+		case i == n-1 && len(fields) > n:
+			rest := line[starts[i]:]
+			for len(rest) > 0 && set.white[rest[len(rest)-1]] {
+				rest = rest[:len(rest)-1]
+			}
+			vals[i] = string(rest)
+		case i < len(fields):
+			vals[i] = fields[i]
+		}
+	}
+	return vals
+}
+
+// whiteFieldValues is fieldValues for an IFS of whitespace only, where
+// the last name's value is the rest of the line trimmed at both ends
+// whether or not more fields follow: so only the fields before it are cut
+// out (`read -r line` cuts none), with no slices of fields and starts.
+func whiteFieldValues(n int, line []byte, set *ifsBytes) []string {
+	vals := make([]string, n)
+	rest := line
+	for i := range vals {
+		j := 0
+		for j < len(rest) && set.white[rest[j]] {
+			j++
+		}
+		rest = rest[j:]
+		if i == n-1 {
+			k := len(rest)
+			for k > 0 && set.white[rest[k-1]] {
+				k--
+			}
+			vals[i] = string(rest[:k])
+			break
+		}
+		k := 0
+		for k < len(rest) && !set.white[rest[k]] {
+			k++
+		}
+		vals[i], rest = string(rest[:k]), rest[k:]
+	}
+	return vals
 }
 
 // readFieldsBytes splits line as readFields splits characters none of

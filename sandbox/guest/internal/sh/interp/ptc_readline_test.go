@@ -39,3 +39,31 @@ func TestReadFieldsBytesSplitsAsTheCharacterPath(t *testing.T) {
 		t.Error("an IFS outside ASCII was taken by the byte path")
 	}
 }
+
+// TestWhiteFieldValuesAgreesWithFieldValues: for an IFS of whitespace
+// only, the short cut gives each name what the general split gives.
+func TestWhiteFieldValuesAgreesWithFieldValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 4))
+	alphabet := []byte(" \t\nab:")
+	for _, ifs := range []string{" \t\n", "", " ", "\t", "\n", " \n"} {
+		set, _ := asciiIFS(ifs)
+		if !set.onlyWhite() {
+			t.Fatalf("IFS %q not whitespace only", ifs)
+		}
+		for range 3000 {
+			line := make([]byte, rng.IntN(12))
+			for i := range line {
+				line[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			for n := 1; n <= 4; n++ {
+				got, want := whiteFieldValues(n, line, &set), fieldValues(n, line, &set)
+				if !slices.Equal(got, want) {
+					t.Fatalf("IFS %q, line %q, %d names: got %q, want %q", ifs, line, n, got, want)
+				}
+			}
+		}
+	}
+	if set, _ := asciiIFS(" :"); set.onlyWhite() {
+		t.Error("an IFS with a colon taken as whitespace only")
+	}
+}
