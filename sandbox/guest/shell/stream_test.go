@@ -85,6 +85,7 @@ func TestReadLeavesTheRestForTheNextReader(t *testing.T) {
 		{"read -t after read", "{ read x; read -t 5 y; echo \"$y\"; cat; } < f", "two\nthree é\nfour\n"},
 		{"mapfile after read", "{ read x; mapfile -t a; echo ${#a[@]} \"${a[2]}\"; } < f", "3 four\n"},
 		{"an append to the same file is seen", "cp f g; { read x; echo five >> g; cat; } < g", "two\nthree é\nfour\nfive\n"},
+		{"a write through a read-write descriptor lands after the byte read", "cp f h; exec 3<> h; read -n 1 <&3; echo -n . >&3; exec 3>&-; head -c 4 h", "o.e\n"},
 		{"-u on a descriptor", "exec 3< f; read -u 3 x; read -u 3 y; cat <&3; exec 3<&-; echo \"$x $y\"", "three é\nfour\none two\n"},
 		{"fields and the rest", "while read -r a b; do echo \"[$a][$b]\"; done < fields", "[a][b  c]\n[x\\y][]\n[][]\n[tab][sep]\n"},
 		{"a backslash continues the line without -r", "{ read a; read b; echo \"$a|$b\"; } < bs", "one twothree|x\n"},

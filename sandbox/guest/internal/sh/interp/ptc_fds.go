@@ -302,6 +302,7 @@ func (r *Runner) assign(n int, o fdObj) error {
 // ptcRedir performs one redirection. The returned closer is for a file
 // that only descriptors 0 to 2 refer to; the statement closes it.
 func (r *Runner) ptcRedir(ctx context.Context, rd *syntax.Redirect) (io.Closer, error) {
+	flushReadAhead() // a write through a duplicate of read's file lands where bash's would (ptc_readahead.go)
 	fd, err := r.redirFD(rd)
 	if err != nil {
 		return nil, err

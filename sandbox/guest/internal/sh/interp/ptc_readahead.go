@@ -9,9 +9,10 @@
 // copy per line. Here the block stays in one slot, shared by every runner
 // of the process, until something else may read or write the file: a
 // command run through the exec handler (a guest builtin or a host
-// program, which read their standard input themselves), a file opened by
-// a redirection (it may be the same file), mapfile, the end of Run, or a
-// read of another input. Only then is the file sought back to where the
+// program, which read their standard input themselves), a redirection
+// (it may open or duplicate the same file, and a write through it must
+// land at bash's offset), an open through the open handler, mapfile,
+// select, read -t, the end of Run, or a read of another input. Only then is the file sought back to where the
 // shell's reading stopped, so each of them sees the offset bash would
 // leave.
 
