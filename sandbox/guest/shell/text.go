@@ -192,14 +192,19 @@ func headLines(w io.Writer, r io.Reader, n int) error {
 	bw := bufio.NewWriterSize(w, 32<<10)
 	var err error
 	if n >= 0 {
-		for i := 0; i < n; i++ {
+		for i := 0; i < n && err == nil; i++ {
 			line, rerr := br.ReadSlice('\n')
 			for rerr == bufio.ErrBufferFull {
 				bw.Write(line)
 				line, rerr = br.ReadSlice('\n')
 			}
-			bw.Write(line)
+			if _, werr := bw.Write(line); werr != nil {
+				err = werr // the reader went away
+			}
 			if rerr != nil {
+				if rerr != io.EOF {
+					err = rerr
+				}
 				break
 			}
 		}
@@ -220,6 +225,9 @@ func headLines(w io.Writer, r io.Reader, n int) error {
 				ring[i%len(ring)] = line
 			}
 			if rerr != nil {
+				if rerr != io.EOF {
+					err = rerr
+				}
 				break
 			}
 		}
