@@ -313,8 +313,10 @@ func grep(c *cmd, args []string) (code int) {
 			return 2
 		}
 		g.re = re
-		if lc := newLitClassMatcher(re.String()); lc != nil && o.has("o") {
-			g.re = lc
+		if o.has("o") {
+			if lc := newLitClassMatcher(re.String()); lc != nil {
+				g.re = lc
+			}
 		}
 		if !lit && !o.has("v") {
 			g.any = fileRegexp(re)

@@ -117,6 +117,7 @@ func compareLines(a, b *numRec) int {
 	return strings.Compare(a.line, b.line)
 }
 
+// cmpUint orders two words compareLines found different.
 func cmpUint(a, b uint64) int {
 	if a < b {
 		return -1

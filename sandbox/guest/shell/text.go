@@ -175,7 +175,7 @@ func head(c *cmd, args []string) int {
 			}
 			return err
 		}
-		if name == "-" && c.stdin != nil {
+		if name == "-" {
 			r = c.stdin // not wrapped, so that a file's Seek is seen
 		}
 		return headLines(c.stdout, r, n)

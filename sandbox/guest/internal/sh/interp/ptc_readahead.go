@@ -12,9 +12,9 @@
 // program, which read their standard input themselves), a redirection
 // (it may open or duplicate the same file, and a write through it must
 // land at bash's offset), an open through the open handler, mapfile,
-// select, read -t, the end of Run, or a read of another input. Only then is the file sought back to where the
-// shell's reading stopped, so each of them sees the offset bash would
-// leave.
+// select, read -t, the end of Run, or a read of another input. Only then
+// is the file sought back to where the shell's reading stopped, so each
+// of them sees the offset bash would leave.
 
 package interp
 

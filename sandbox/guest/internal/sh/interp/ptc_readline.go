@@ -141,6 +141,14 @@ func (s *ifsBytes) onlyWhite() bool {
 	return s.member == s.white
 }
 
+// trimWhiteRight is b less its trailing IFS whitespace.
+func (s *ifsBytes) trimWhiteRight(b []byte) []byte {
+	for len(b) > 0 && s.white[b[len(b)-1]] {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
 // fieldValues is what read gives n names from line: a field each, the
 // last name the rest of the line (less trailing IFS whitespace) when
 // there are more fields than names.
@@ -150,11 +158,7 @@ func fieldValues(n int, line []byte, set *ifsBytes) []string {
 	for i := range vals {
 		switch {
 		case i == n-1 && len(fields) > n:
-			rest := line[starts[i]:]
-			for len(rest) > 0 && set.white[rest[len(rest)-1]] {
-				rest = rest[:len(rest)-1]
-			}
-			vals[i] = string(rest)
+			vals[i] = string(set.trimWhiteRight(line[starts[i]:]))
 		case i < len(fields):
 			vals[i] = fields[i]
 		}
@@ -176,11 +180,7 @@ func whiteFieldValues(n int, line []byte, set *ifsBytes) []string {
 		}
 		rest = rest[j:]
 		if i == n-1 {
-			k := len(rest)
-			for k > 0 && set.white[rest[k-1]] {
-				k--
-			}
-			vals[i] = string(rest[:k])
+			vals[i] = string(set.trimWhiteRight(rest))
 			break
 		}
 		k := 0
